@@ -1,0 +1,99 @@
+import { join } from 'node:path';
+import envSchema from 'env-schema';
+import type { ErrorObject } from 'ajv';
+import { projectRoot } from './project.js';
+
+export interface Config {
+  readonly host: string;
+  readonly port: number;
+  readonly registryPath: string;
+  readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  readonly matchThreshold: number;
+  /** Exact origins allowed besides localhost ones (scheme://host[:port]). */
+  readonly allowedOrigins: readonly string[];
+  readonly sessionTtlMs: number;
+  readonly maxSessions: number;
+}
+
+/** A configuration that must stop start-up; the message names the variable and the rule. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+const schema = {
+  type: 'object',
+  properties: {
+    HOST: { type: 'string', minLength: 1, default: '127.0.0.1' },
+    PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 3000 },
+    REGISTRY_PATH: { type: 'string', minLength: 1 },
+    LOG_LEVEL: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
+    MATCH_THRESHOLD: { type: 'number', minimum: 0, maximum: 1, default: 0.4 },
+    ALLOWED_ORIGINS: { type: 'string', default: '' },
+    SESSION_TTL_SECONDS: { type: 'integer', minimum: 1, maximum: 86_400, default: 1800 },
+    MAX_SESSIONS: { type: 'integer', minimum: 1, maximum: 10_000_000, default: 10_000 },
+  },
+} as const;
+
+interface RawEnv {
+  HOST: string;
+  PORT: number;
+  REGISTRY_PATH?: string;
+  LOG_LEVEL: Config['logLevel'];
+  MATCH_THRESHOLD: number;
+  ALLOWED_ORIGINS: string;
+  SESSION_TTL_SECONDS: number;
+  MAX_SESSIONS: number;
+}
+
+/** Reads and validates the configuration. Unset and empty variables take their defaults. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const data: Record<string, string> = {};
+  for (const key of Object.keys(schema.properties)) {
+    const value = env[key];
+    if (value !== undefined && value.trim() !== '') data[key] = value.trim();
+  }
+  let raw: RawEnv;
+  try {
+    raw = envSchema<RawEnv>({ schema, data, dotenv: false });
+  } catch (err) {
+    throw new ConfigError(describe((err as { errors?: ErrorObject[] }).errors, data) ?? (err as Error).message);
+  }
+  return {
+    host: raw.HOST,
+    port: raw.PORT,
+    registryPath: raw.REGISTRY_PATH ?? join(projectRoot(), 'registry.json'),
+    logLevel: raw.LOG_LEVEL,
+    matchThreshold: raw.MATCH_THRESHOLD,
+    allowedOrigins: parseOrigins(raw.ALLOWED_ORIGINS),
+    sessionTtlMs: raw.SESSION_TTL_SECONDS * 1000,
+    maxSessions: raw.MAX_SESSIONS,
+  };
+}
+
+function describe(errors: ErrorObject[] | undefined, data: Record<string, string>): string | undefined {
+  const first = errors?.[0];
+  if (first === undefined) return undefined;
+  const name = first.instancePath.replace(/^\//, '');
+  const rule =
+    first.keyword === 'enum'
+      ? `must be one of ${(first.params as { allowedValues: string[] }).allowedValues.join(', ')}`
+      : (first.message ?? 'is invalid');
+  return `invalid configuration: ${name} ${rule} (got "${data[name] ?? ''}")`;
+}
+
+function parseOrigins(list: string): string[] {
+  const origins: string[] = [];
+  for (const item of list.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const url = URL.canParse(item) ? new URL(item) : undefined;
+    if (url === undefined || !/^https?:$/.test(url.protocol) || url.origin !== item.replace(/\/$/, '')) {
+      throw new ConfigError(
+        `invalid configuration: ALLOWED_ORIGINS must be a comma-separated list of origins like https://app.example.com (got "${item}")`,
+      );
+    }
+    origins.push(url.origin);
+  }
+  return origins;
+}

@@ -1,0 +1,24 @@
+/**
+ * Words that say nothing about which topic a query is about. Two kinds: ordinary English
+ * function words, and the filler agents wrap around a topic ("find me good sources on ...").
+ */
+export const STOP_WORDS: ReadonlySet<string> = new Set([
+  // function words
+  'a', 'about', 'above', 'after', 'again', 'all', 'also', 'am', 'an', 'and', 'any', 'are', 'as', 'at',
+  'be', 'been', 'before', 'being', 'between', 'both', 'but', 'by', 'can', 'could', 'did', 'do', 'does',
+  'doing', 'during', 'each', 'either', 'else', 'etc', 'for', 'from', 'further', 'get', 'getting', 'got',
+  'had', 'has', 'have', 'having', 'he', 'her', 'here', 'hers', 'him', 'his', 'how', 'i', 'if', 'im', 'in',
+  'into', 'is', 'it', 'its', 'ive', 'just', 'let', 'lets', 'like', 'may', 'me', 'might', 'more', 'most',
+  'much', 'must', 'my', 'myself', 'no', 'nor', 'not', 'now', 'of', 'off', 'on', 'once', 'one', 'only',
+  'or', 'other', 'our', 'ours', 'out', 'over', 'own', 'please', 'same', 'she', 'should', 'so', 'some',
+  'such', 'than', 'that', 'the', 'their', 'them', 'then', 'there', 'these', 'they', 'this', 'those',
+  'through', 'to', 'too', 'under', 'until', 'up', 'us', 'very', 'was', 'we', 'were', 'what', 'when',
+  'where', 'which', 'while', 'who', 'whom', 'why', 'will', 'with', 'would', 'you', 'your', 'yours',
+  'youre', 'yourself', 'want', 'wants', 'need', 'needs', 'trying', 'try', 'really', 'thing', 'things',
+  // request filler
+  'best', 'good', 'great', 'top', 'recommend', 'recommended', 'recommendation', 'recommendations',
+  'suggest', 'suggestion', 'suggestions', 'source', 'sources', 'resource', 'resources', 'reference',
+  'references', 'link', 'links', 'material', 'materials', 'info', 'information', 'find', 'finding',
+  'looking', 'look', 'search', 'show', 'give', 'tell', 'help', 'helpful', 'trusted', 'trustworthy',
+  'reliable', 'authoritative', 'quality', 'vetted', 'curated', 'official', 'useful',
+]);

@@ -1,0 +1,46 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { ErrorCode } from './jsonrpc.js';
+import { ProtocolError } from './protocol-error.js';
+import { INSTRUCTIONS, serverInfo } from './server-info.js';
+import { negotiateVersion } from './versions.js';
+
+const initializeParams = {
+  type: 'object',
+  required: ['protocolVersion', 'capabilities', 'clientInfo'],
+  properties: {
+    protocolVersion: { type: 'string', minLength: 1 },
+    capabilities: { type: 'object' },
+    clientInfo: {
+      type: 'object',
+      required: ['name', 'version'],
+      properties: { name: { type: 'string' }, version: { type: 'string' } },
+    },
+  },
+} as const;
+
+const checkInitializeParams = new Ajv2020({ strict: true }).compile<{ protocolVersion: string }>(initializeParams);
+
+export interface Initialized {
+  readonly protocolVersion: string;
+  readonly result: Record<string, unknown>;
+}
+
+/** Checks `initialize` params and builds the InitializeResult for the version agreed on. */
+export function initialize(params: unknown, serverVersion: string): Initialized {
+  if (!checkInitializeParams(params)) {
+    throw new ProtocolError(
+      ErrorCode.InvalidParams,
+      'Invalid params: initialize needs protocolVersion (string), capabilities (object) and clientInfo {name, version}',
+    );
+  }
+  const protocolVersion = negotiateVersion(params.protocolVersion);
+  return {
+    protocolVersion,
+    result: {
+      protocolVersion,
+      capabilities: { tools: {} },
+      serverInfo: serverInfo(protocolVersion, serverVersion),
+      instructions: INSTRUCTIONS,
+    },
+  };
+}

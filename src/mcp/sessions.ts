@@ -1,0 +1,128 @@
+import { randomBytes } from 'node:crypto';
+
+/** What the server remembers about one 2025-era client between requests. */
+export interface SessionState {
+  /** The version agreed at `initialize`. */
+  readonly protocolVersion: string;
+  /** Set by `notifications/initialized`. */
+  readonly initialized: boolean;
+}
+
+/** Asynchronous so that a store shared between replicas can implement it as well. */
+export interface SessionStore {
+  create(state: SessionState): Promise<string>;
+  /** Looks a session up and counts as activity (restarts its idle timer). */
+  get(id: string): Promise<SessionState | undefined>;
+  /** Replaces the state of a live session; false if it is gone. */
+  update(id: string, state: SessionState): Promise<boolean>;
+  delete(id: string): Promise<boolean>;
+  size(): Promise<number>;
+  close(): Promise<void>;
+}
+
+export interface MemorySessionOptions {
+  /** Idle time after which a session is forgotten. */
+  readonly ttlMs: number;
+  /** Most sessions held; the least recently used goes first. */
+  readonly maxSessions: number;
+  /** Milliseconds clock, replaceable in tests. */
+  readonly now?: () => number;
+}
+
+/**
+ * "The session ID SHOULD be globally unique and cryptographically secure ... MUST only contain
+ * visible ASCII characters (ranging from 0x21 to 0x7E)": 24 random bytes in base64url.
+ */
+export function newSessionId(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+/** Visible ASCII, bounded length: anything else cannot be one of ours. */
+export function isWellFormedSessionId(id: string): boolean {
+  return id.length > 0 && id.length <= 128 && /^[\x21-\x7e]+$/.test(id);
+}
+
+interface Entry {
+  state: SessionState;
+  lastSeen: number;
+}
+
+/**
+ * In-memory sessions with an idle TTL and an LRU cap, so memory stays bounded whatever clients
+ * do. Written by hand over a Map (whose insertion order is the LRU order) because we need an
+ * injectable clock for tests and this same small interface for the shared store.
+ */
+export class MemorySessionStore implements SessionStore {
+  readonly #entries = new Map<string, Entry>();
+  readonly #ttlMs: number;
+  readonly #max: number;
+  readonly #now: () => number;
+  readonly #sweeper: NodeJS.Timeout;
+
+  constructor(options: MemorySessionOptions) {
+    this.#ttlMs = options.ttlMs;
+    this.#max = options.maxSessions;
+    this.#now = options.now ?? Date.now;
+    this.#sweeper = setInterval(() => this.#sweep(), Math.min(this.#ttlMs, 60_000));
+    this.#sweeper.unref();
+  }
+
+  async create(state: SessionState): Promise<string> {
+    const id = newSessionId();
+    while (this.#entries.size >= this.#max) {
+      const oldest = this.#entries.keys().next().value as string;
+      this.#entries.delete(oldest);
+    }
+    this.#entries.set(id, { state, lastSeen: this.#now() });
+    return id;
+  }
+
+  async get(id: string): Promise<SessionState | undefined> {
+    const entry = this.#live(id);
+    if (entry === undefined) return undefined;
+    this.#entries.delete(id);
+    entry.lastSeen = this.#now();
+    this.#entries.set(id, entry);
+    return entry.state;
+  }
+
+  async update(id: string, state: SessionState): Promise<boolean> {
+    const entry = this.#live(id);
+    if (entry === undefined) return false;
+    entry.state = state;
+    return true;
+  }
+
+  async delete(id: string): Promise<boolean> {
+    return this.#live(id) !== undefined && this.#entries.delete(id);
+  }
+
+  async size(): Promise<number> {
+    this.#sweep();
+    return this.#entries.size;
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.#sweeper);
+    this.#entries.clear();
+  }
+
+  #live(id: string): Entry | undefined {
+    const entry = this.#entries.get(id);
+    if (entry === undefined) return undefined;
+    if (this.#now() - entry.lastSeen >= this.#ttlMs) {
+      this.#entries.delete(id);
+      return undefined;
+    }
+    return entry;
+  }
+
+  /** Oldest first: stop at the first session still alive. */
+  #sweep(): void {
+    const now = this.#now();
+    for (const [id, entry] of this.#entries) {
+      if (now - entry.lastSeen < this.#ttlMs) break;
+      this.#entries.delete(id);
+    }
+  }
+}

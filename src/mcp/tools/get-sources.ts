@@ -1,0 +1,95 @@
+import type { MatchOutcome } from '../../matcher/matcher.js';
+import type { Category, Registry } from '../../registry/types.js';
+import { READ_ONLY, text, type Catalog, type Tool, type ToolResult } from './tool.js';
+
+/** Long enough for any real question, short enough that no query can stall the matcher. */
+export const MAX_QUERY_LENGTH = 1000;
+
+export const getSources: Tool = {
+  definition: {
+    name: 'get_sources',
+    title: 'Get three good sources',
+    description:
+      'Find the three best human-vetted sources for a topic. Give a natural-language query such as ' +
+      '"learn rust programming", "how do I run a bitcoin full node" or "harden an ubuntu server". ' +
+      'Returns the best-matching category (name, slug, description), its match score and the three sources ' +
+      'in rank order, each with name, URL, type and why it was chosen, plus the registry version and curator. ' +
+      'If no category matches well enough it returns an error result naming the closest category and ' +
+      'listing every available category slug; it never guesses.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        query: {
+          type: 'string',
+          maxLength: MAX_QUERY_LENGTH,
+          description: 'What you need sources for, in plain words (at most 1000 characters).',
+        },
+        threshold: {
+          type: 'number',
+          minimum: 0,
+          maximum: 1,
+          description: 'Minimum match score from 0 to 1 (default 0.4); higher is stricter.',
+        },
+      },
+      required: ['query'],
+      additionalProperties: false,
+    },
+    annotations: READ_ONLY,
+  },
+
+  run(args, catalog) {
+    const query = args.query as string;
+    const threshold = args.threshold as number | undefined;
+    const outcome = catalog.matcher.match(query, threshold);
+    return outcome.kind === 'match' ? describeMatch(outcome, catalog.registry) : describeNoMatch(outcome, query, catalog);
+  },
+};
+
+function describeMatch(outcome: Extract<MatchOutcome, { kind: 'match' }>, registry: Registry): ToolResult {
+  const c: Category = outcome.category;
+  const lines = [
+    `Category: ${c.name}`,
+    `Slug: ${outcome.slug}`,
+    `Description: ${c.description}`,
+    `Match score: ${outcome.score.toFixed(3)}`,
+    `Registry version: ${registry.version}`,
+    `Curator: ${registry.curator.name} (public key: ${registry.curator.pubkey || 'not configured'})`,
+    '',
+    'Sources, best first:',
+  ];
+  for (const s of c.sources) {
+    lines.push('', `${s.rank}. ${s.name}`, `   URL: ${s.url}`, `   Type: ${s.type}`, `   Why: ${s.why}`);
+  }
+  return text(lines.join('\n'));
+}
+
+function describeNoMatch(
+  outcome: Extract<MatchOutcome, { kind: 'no-match' }>,
+  query: string,
+  catalog: Catalog,
+): ToolResult {
+  const slugs = Object.keys(catalog.registry.categories).sort();
+  const available = slugs.length > 0 ? `Available categories: ${slugs.join(', ')}.` : 'The registry has no categories yet.';
+  if (outcome.reason === 'empty-query') {
+    return text(
+      'The query has no words to match: it is empty or only common words such as "the" or "how". ' +
+        `Describe the topic, for example "learn rust programming". ${available}`,
+      true,
+    );
+  }
+  const closest =
+    outcome.closest === null
+      ? 'No category shares any words with it.'
+      : `The closest is ${outcome.closest.slug} with score ${outcome.closest.score.toFixed(3)}, below the threshold ${outcome.threshold.toFixed(2)}.`;
+  return text(
+    `No category matches "${clip(query)}" well enough. ${closest} ` +
+      `Rephrase with the topic's main words, or call list_categories and ask again with a category's name. ${available}`,
+    true,
+  );
+}
+
+/** Echo enough of the query for the agent to recognise it, never a 1,000-character wall. */
+function clip(query: string): string {
+  const flat = query.replace(/\s+/g, ' ').trim();
+  return flat.length > 80 ? `${flat.slice(0, 77)}...` : flat;
+}

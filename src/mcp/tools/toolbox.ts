@@ -1,0 +1,52 @@
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import { ErrorCode } from '../jsonrpc.js';
+import { ProtocolError } from '../protocol-error.js';
+import { atLeast } from '../versions.js';
+import { getEndorsements } from './get-endorsements.js';
+import { getProvenance } from './get-provenance.js';
+import { getSources } from './get-sources.js';
+import { listCategories } from './list-categories.js';
+import type { Catalog, Tool, ToolResult } from './tool.js';
+
+/** Fixed order: tools/list is the same on every call. */
+const TOOLS: readonly Tool[] = [getSources, listCategories, getProvenance, getEndorsements];
+
+const ajv = new Ajv2020({ strict: true, allErrors: false });
+// Compiled once at start-up, never per request.
+const validators = new Map<string, { tool: Tool; validate: ValidateFunction }>(
+  TOOLS.map((tool) => [tool.definition.name, { tool, validate: ajv.compile(tool.definition.inputSchema) }]),
+);
+
+/** Tool definitions with only the fields the negotiated version defines. */
+export function listTools(version: string): Record<string, unknown>[] {
+  return TOOLS.map(({ definition: d }) => {
+    const entry: Record<string, unknown> = { name: d.name };
+    if (atLeast(version, '2025-06-18')) entry.title = d.title;
+    entry.description = d.description;
+    entry.inputSchema = d.inputSchema;
+    entry.annotations = atLeast(version, '2025-06-18') ? { title: d.title, ...d.annotations } : d.annotations;
+    return entry;
+  });
+}
+
+export function toolNames(): string[] {
+  return TOOLS.map((t) => t.definition.name);
+}
+
+/** Runs `tools/call` params. Protocol problems throw ProtocolError; tool problems come back as isError results. */
+export function callTool(params: Record<string, unknown> | undefined, catalog: Catalog): ToolResult {
+  const name = params?.name;
+  if (typeof name !== 'string') {
+    throw new ProtocolError(ErrorCode.InvalidParams, 'Invalid params: tools/call needs a string "name"');
+  }
+  const entry = validators.get(name);
+  if (entry === undefined) {
+    // Our decision: -32601, and the message does not echo valid tool names (tools/list does that).
+    throw new ProtocolError(ErrorCode.MethodNotFound, 'Unknown tool: call tools/list for the available tools');
+  }
+  const args = params?.arguments ?? {};
+  if (args === null || typeof args !== 'object' || Array.isArray(args) || !entry.validate(args)) {
+    throw new ProtocolError(ErrorCode.InvalidParams, 'Invalid params');
+  }
+  return entry.tool.run(args as Record<string, unknown>, catalog);
+}
