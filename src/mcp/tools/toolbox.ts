@@ -29,10 +29,6 @@ export function listTools(version: string): Record<string, unknown>[] {
   });
 }
 
-export function toolNames(): string[] {
-  return TOOLS.map((t) => t.definition.name);
-}
-
 /** Runs `tools/call` params. Protocol problems throw ProtocolError; tool problems come back as isError results. */
 export function callTool(params: Record<string, unknown> | undefined, catalog: Catalog): ToolResult {
   const name = params?.name;

@@ -1,0 +1,47 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import t from 'tap';
+import { build } from '../helpers/build.js';
+
+t.test('the official SDK client (2025 era) connects, lists the tools, calls each and closes', async (t) => {
+  const app = await build(t);
+  const address = await app.listen({ host: '127.0.0.1', port: 0 });
+  const transport = new StreamableHTTPClientTransport(new URL('/mcp', address));
+  const client = new Client({ name: 'e2e', version: '1.0.0' });
+  await client.connect(transport);
+
+  t.ok(transport.sessionId, 'a session was minted');
+  t.equal(client.getServerVersion()?.name, 'three-good-sources');
+  t.same(client.getServerCapabilities(), { tools: {} });
+  t.match(client.getInstructions(), /get_sources/);
+
+  const { tools } = await client.listTools();
+  t.same(tools.map((x) => x.name).sort(), ['get_endorsements', 'get_provenance', 'get_sources', 'list_categories']);
+
+  const found = await client.callTool({ name: 'get_sources', arguments: { query: 'how do I run a bitcoin full node' } });
+  t.notOk(found.isError);
+  t.match((found.content as { text: string }[])[0]!.text, /Slug: bitcoin-node-setup/);
+
+  const none = await client.callTool({ name: 'get_sources', arguments: { query: 'quantum physics supercollider' } });
+  t.equal(none.isError, true, 'an honest no-match');
+
+  const list = await client.callTool({ name: 'list_categories', arguments: {} });
+  t.match((list.content as { text: string }[])[0]!.text, /10 categories/);
+  const prov = await client.callTool({ name: 'get_provenance', arguments: {} });
+  t.match((prov.content as { text: string }[])[0]!.text, /Curator: /);
+  const end = await client.callTool({ name: 'get_endorsements', arguments: {} });
+  t.match((end.content as { text: string }[])[0]!.text, /no endorsements yet/);
+
+  await t.rejects(client.callTool({ name: 'get_weather', arguments: {} }), /Unknown tool/, 'unknown tool surfaces as an error');
+  t.same(await client.ping(), {});
+
+  const session = transport.sessionId!;
+  await transport.terminateSession();
+  await client.close();
+  const after = await fetch(new URL('/mcp', address), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'mcp-session-id': session },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  });
+  t.equal(after.status, 404, 'the terminated session is gone');
+});

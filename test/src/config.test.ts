@@ -1,0 +1,45 @@
+import t from 'tap';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+t.test('defaults: 127.0.0.1:3000, the shipped registry, info logs, threshold 0.4', async (t) => {
+  const c = loadConfig({});
+  t.equal(c.host, '127.0.0.1');
+  t.equal(c.port, 3000);
+  t.match(c.registryPath, /registry\.json$/);
+  t.equal(c.logLevel, 'info');
+  t.equal(c.matchThreshold, 0.4);
+  t.same(c.allowedOrigins, []);
+  t.equal(c.sessionTtlMs, 30 * 60 * 1000);
+  t.equal(c.maxSessions, 10_000);
+});
+
+t.test('every variable is read', async (t) => {
+  const c = loadConfig({
+    HOST: '0.0.0.0', PORT: '8080', REGISTRY_PATH: '/tmp/r.json', LOG_LEVEL: 'debug', MATCH_THRESHOLD: '0.55',
+    ALLOWED_ORIGINS: 'https://a.example.com, http://b.example.org:8080/', SESSION_TTL_SECONDS: '60', MAX_SESSIONS: '5',
+  });
+  t.same(c, {
+    host: '0.0.0.0', port: 8080, registryPath: '/tmp/r.json', logLevel: 'debug', matchThreshold: 0.55,
+    allowedOrigins: ['https://a.example.com', 'http://b.example.org:8080'], sessionTtlMs: 60_000, maxSessions: 5,
+  });
+  t.equal(loadConfig({ PORT: '' }).port, 3000, 'an empty variable takes the default');
+});
+
+t.test('an invalid value names the variable and the rule', async (t) => {
+  const cases: [Record<string, string>, RegExp][] = [
+    [{ PORT: 'abc' }, /^invalid configuration: PORT must be integer \(got "abc"\)$/],
+    [{ PORT: '70000' }, /PORT must be <= 65535/],
+    [{ PORT: '-1' }, /PORT must be >= 0/],
+    [{ MATCH_THRESHOLD: '1.5' }, /MATCH_THRESHOLD must be <= 1/],
+    [{ MATCH_THRESHOLD: 'high' }, /MATCH_THRESHOLD must be number/],
+    [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent/],
+    [{ SESSION_TTL_SECONDS: '0' }, /SESSION_TTL_SECONDS must be >= 1/],
+    [{ MAX_SESSIONS: '1.5' }, /MAX_SESSIONS must be integer/],
+    [{ ALLOWED_ORIGINS: 'example.com' }, /ALLOWED_ORIGINS must be a comma-separated list of origins/],
+    [{ ALLOWED_ORIGINS: 'https://a.example.com/path' }, /ALLOWED_ORIGINS/],
+  ];
+  for (const [env, message] of cases) {
+    t.throws(() => loadConfig(env), ConfigError, JSON.stringify(env));
+    t.throws(() => loadConfig(env), { message }, JSON.stringify(env));
+  }
+});

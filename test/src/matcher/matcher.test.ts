@@ -1,0 +1,110 @@
+import t from 'tap';
+import { buildMatcher } from '../../../src/matcher/matcher.js';
+import { contentTokens, normalizeText, stem } from '../../../src/matcher/normalize.js';
+import { loadRegistry } from '../../../src/registry/load.js';
+import { validateRegistry } from '../../../src/registry/validate.js';
+import type { Registry } from '../../../src/registry/types.js';
+import { SHIPPED_REGISTRY } from '../../helpers/build.js';
+
+const registry = await loadRegistry(SHIPPED_REGISTRY);
+const matcher = buildMatcher(registry);
+
+t.test('normalisation folds case, accents, punctuation, whitespace and stop words', async (t) => {
+  t.equal(normalizeText('  Héllo,   WORLD!!  '), 'hello world');
+  t.equal(normalizeText("Don't—panic"), 'dont panic');
+  t.same(contentTokens('How do I run a Bitcoin full-node?'), ['run', 'bitcoin', 'full', 'node']);
+  t.same(contentTokens('the of and to'), []);
+  t.equal(stem('nodes'), 'node');
+  t.equal(stem('hosting'), stem('hosted'));
+  t.equal(stem('installing'), stem('install'));
+  t.equal(stem('passwords'), 'password');
+});
+
+t.test('the issue examples', async (t) => {
+  const rust = matcher.match('learn rust programming');
+  t.equal(rust.kind === 'match' && rust.slug, 'rust-learning');
+  const node = matcher.match('how do I run a bitcoin full node');
+  t.equal(node.kind === 'match' && node.slug, 'bitcoin-node-setup');
+  const physics = matcher.match('quantum physics supercollider');
+  t.equal(physics.kind, 'no-match');
+  t.equal(physics.kind === 'no-match' && physics.reason, 'below-threshold');
+});
+
+t.test('a match reports its score and the runner-up', async (t) => {
+  const m = matcher.match('self-hosted email server with dkim');
+  if (m.kind !== 'match') return t.fail('expected a match');
+  t.equal(m.slug, 'self-hosted-email');
+  t.ok(m.score > 0.4 && m.score <= 1, `score ${m.score}`);
+  t.equal(m.category.name, 'Self-Hosted Email');
+  t.ok(m.runnerUp === null || m.runnerUp.score <= m.score, 'runner-up scores no higher');
+});
+
+t.test('a few ways people ask, typos included', async (t) => {
+  const cases: [string, string][] = [
+    ['selinux policy', 'linux-hardening'],
+    ['1password alternative', 'password-management'],
+    ['threat modelling', 'threat-modeling'],
+    ['home asistant zigbee', 'home-automation-private'],
+    ['MCP', 'mcp-development'],
+    ['nostr', 'nostr-development'],
+    ['pkarr', 'pubky-development'],
+  ];
+  for (const [query, slug] of cases) {
+    const m = matcher.match(query);
+    t.equal(m.kind === 'match' ? m.slug : `no-match`, slug, query);
+  }
+});
+
+t.test('near-misses that share a word with a category do not match', async (t) => {
+  for (const query of ['rust belt history', 'bitcoin atm near me', 'newsletter software']) {
+    t.equal(matcher.match(query).kind, 'no-match', query);
+  }
+});
+
+t.test('an empty or stop-words-only query is a no-match of its own kind', async (t) => {
+  for (const query of ['', '   ', 'the and of', '?!...', 'how do I']) {
+    const m = matcher.match(query);
+    t.equal(m.kind === 'no-match' && m.reason, 'empty-query', JSON.stringify(query));
+  }
+});
+
+t.test('the threshold is respected, per matcher and per call', async (t) => {
+  const query = 'rust removal';
+  const loose = matcher.match(query, 0.05);
+  t.equal(loose.kind === 'match' && loose.slug, 'rust-learning', 'a low threshold lets a weak match in');
+  const strict = matcher.match('learn rust programming', 1.01);
+  t.equal(strict.kind, 'no-match', 'nothing passes a threshold above 1');
+  if (strict.kind === 'no-match') t.equal(strict.closest?.slug, 'rust-learning', 'the closest is still named');
+  const partial = matcher.match('rust lifetimes for my job interview');
+  if (partial.kind !== 'match') return t.fail('expected a partial match');
+  t.ok(partial.score < 1, `partial score ${partial.score}`);
+  const strictMatcher = buildMatcher(registry, partial.score + 0.001);
+  t.equal(strictMatcher.match('rust lifetimes for my job interview').kind, 'no-match', 'the matcher default applies');
+  t.equal(strictMatcher.match('rust lifetimes for my job interview', partial.score).kind, 'match', 'a per-call threshold wins');
+});
+
+t.test('ties break deterministically, by slug', async (t) => {
+  const base = registry.categories['rust-learning']!;
+  const twin = (slug: string) => [slug, { ...base, name: 'Twin', tags: ['twin'], keywords: ['zebra'], queryPatterns: ['zebra'], description: 'zebra' }];
+  const data = { ...structuredClone(registry), categories: Object.fromEntries([twin('b-twin'), twin('a-twin')]) };
+  const check = validateRegistry(JSON.parse(JSON.stringify(data)));
+  if (!check.ok) return t.fail(check.problems.join());
+  const m = buildMatcher(check.registry);
+  for (let i = 0; i < 5; i++) {
+    const r = m.match('zebra');
+    t.equal(r.kind === 'match' && r.slug, 'a-twin');
+  }
+});
+
+t.test('an empty registry yields no-match, never a crash', async (t) => {
+  const empty: Registry = { ...registry, categories: {} };
+  const m = buildMatcher(empty);
+  t.same(m.match('learn rust'), { kind: 'no-match', reason: 'below-threshold', closest: null, threshold: 0.4 });
+  t.equal(m.match('').kind, 'no-match');
+});
+
+t.test('a 2,000-character query returns an answer', async (t) => {
+  const long = 'bitcoin '.repeat(250);
+  t.equal(matcher.match(long).kind, 'match');
+  t.equal(matcher.match('x'.repeat(2000)).kind, 'no-match');
+});
