@@ -54,7 +54,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.addHook('onClose', async () => sessions.close());
 
   await app.register(requestLog);
-  await app.register(originPolicy, { allowedOrigins: config.allowedOrigins });
+  await app.register(originPolicy, { allowedOrigins: config.allowedOrigins, listenHost: config.host });
   await app.register(health, { catalog, serverVersion });
   await app.register(registryRoutes, { catalog });
   await app.register(mcpEndpoint, { handler: createMcpHandler({ catalog, sessions, serverVersion }) });

@@ -1,7 +1,9 @@
+import accepts from '@fastify/accepts';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { envelopeSchema, rejectEnvelope } from '../src/mcp/envelope.js';
 import { SESSION_HEADER, type McpHandler, type McpReply } from '../src/mcp/dispatch.js';
-import type { JsonRpcMessage } from '../src/mcp/jsonrpc.js';
+import { envelopeSchema, rejectEnvelope } from '../src/mcp/envelope.js';
+import type { McpHeaders } from '../src/mcp/era.js';
+import { ErrorCode, errorResponse, type JsonRpcMessage } from '../src/mcp/jsonrpc.js';
 import { toJsonRpcError } from './mcp-errors.js';
 
 export interface McpEndpointOptions {
@@ -9,6 +11,8 @@ export interface McpEndpointOptions {
 }
 
 const ALLOW = 'POST, DELETE';
+const JSON_TYPE = 'application/json';
+const SSE_TYPE = 'text/event-stream';
 
 /** POST /mcp (and DELETE, and 405s): HTTP in, protocol call, HTTP out. */
 export const mcpEndpoint: FastifyPluginAsync<McpEndpointOptions> = async (app, { handler }) => {
@@ -17,6 +21,7 @@ export const mcpEndpoint: FastifyPluginAsync<McpEndpointOptions> = async (app, {
     if (mapped.status >= 500) request.log.error({ err: error }, 'mcp endpoint failed');
     return reply.code(mapped.status).send(mapped.body);
   });
+  await app.register(accepts);
 
   // Only JSON is a JSON-RPC message: without this, Fastify would parse text/plain and answer 400, not 415.
   app.removeContentTypeParser('text/plain');
@@ -30,19 +35,18 @@ export const mcpEndpoint: FastifyPluginAsync<McpEndpointOptions> = async (app, {
   });
 
   app.post('/mcp', { schema: { body: envelopeSchema }, attachValidation: true }, async (request, reply) => {
+    const accept = request.accepts();
+    // JSON whenever the client accepts it; a missing Accept or */* counts, so plain curl works.
+    if (accept.type([JSON_TYPE, SSE_TYPE]) === false) return notAcceptable(reply);
     if (request.validationError) {
       const rejection = rejectEnvelope(request.body);
       return reply.code(rejection.status).send(rejection.body);
     }
-    const result = await handler.handle({
-      message: request.body as JsonRpcMessage,
-      sessionId: header(request, SESSION_HEADER),
-      protocolVersionHeader: header(request, 'mcp-protocol-version'),
-    });
-    return send(reply, result);
+    const result = await handler.handle({ message: request.body as JsonRpcMessage, headers: mcpHeaders(request) });
+    return send(reply, result, accept.type(JSON_TYPE) !== false, accept.type(SSE_TYPE) !== false);
   });
 
-  app.delete('/mcp', async (request, reply) => send(reply, await handler.endSession(header(request, SESSION_HEADER))));
+  app.delete('/mcp', async (request, reply) => send(reply, await handler.endSession(mcpHeaders(request)), true, false));
 
   // "The server MUST either return Content-Type: text/event-stream in response to this HTTP GET,
   // or else return HTTP 405 Method Not Allowed": we never push server-initiated messages.
@@ -58,8 +62,31 @@ function header(request: FastifyRequest, name: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-function send(reply: FastifyReply, result: McpReply): FastifyReply {
+function mcpHeaders(request: FastifyRequest): McpHeaders {
+  return {
+    sessionId: header(request, SESSION_HEADER),
+    protocolVersion: header(request, 'mcp-protocol-version'),
+    method: header(request, 'mcp-method'),
+    name: header(request, 'mcp-name'),
+  };
+}
+
+function notAcceptable(reply: FastifyReply): FastifyReply {
+  return reply
+    .code(406)
+    .send(errorResponse(undefined, { code: ErrorCode.InvalidRequest, message: 'Not Acceptable: accept application/json or text/event-stream' }));
+}
+
+/** A single JSON body when the client takes JSON; otherwise, or for a stream of messages, SSE. */
+function send(reply: FastifyReply, result: McpReply, json: boolean, sse: boolean): FastifyReply {
   reply.code(result.status);
   if (result.headers) reply.headers(result.headers);
+  const events = result.events ?? (result.body !== undefined && !json ? [result.body] : undefined);
+  if (events !== undefined) {
+    if (!sse) return notAcceptable(reply);
+    const stream = events.map((e) => `event: message\ndata: ${JSON.stringify(e)}\n\n`).join('');
+    // "servers SHOULD include the X-Accel-Buffering: no header" on SSE streams.
+    return reply.type(SSE_TYPE).header('cache-control', 'no-cache').header('x-accel-buffering', 'no').send(stream);
+  }
   return result.body === undefined ? reply.send() : reply.send(result.body);
 }

@@ -1,10 +1,13 @@
 import cors from '@fastify/cors';
+import type { FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { ErrorCode, errorResponse } from '../src/mcp/jsonrpc.js';
 
 export interface OriginPolicyOptions {
   /** Exact origins allowed besides localhost ones. */
   readonly allowedOrigins: readonly string[];
+  /** The address the server listens on: on a loopback one, the Host header is checked too. */
+  readonly listenHost: string;
 }
 
 const LOCAL_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -17,19 +20,38 @@ export function originAllowed(origin: string, allowed: readonly string[]): boole
   return LOCAL_HOSTNAMES.has(url.hostname) || allowed.includes(url.origin);
 }
 
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/** A Host header naming this machine by a localhost name, on any port. */
+export function hostAllowed(host: string | undefined): boolean {
+  if (host === undefined || !URL.canParse(`http://${host}`)) return false;
+  const { hostname } = new URL(`http://${host}`);
+  return LOCAL_HOSTNAMES.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+}
+
+function forbid(reply: FastifyReply, message: string): FastifyReply {
+  return reply.code(403).send(errorResponse(undefined, { code: ErrorCode.InvalidRequest, message }));
+}
+
 /**
  * One allow-list for two jobs. @fastify/cors only decides which response headers a browser
  * sees; it blocks nothing. The 403 is ours: "If the Origin header is present and invalid,
- * servers MUST respond with HTTP 403 Forbidden" (transports, 2025-11-25).
+ * servers MUST respond with HTTP 403 Forbidden" (transports, 2025-11-25 and 2026-07-28).
+ * Bound to loopback, a DNS-rebinding page reaches us under its own host name, so the Host
+ * header must be a localhost name as well.
  */
 export const originPolicy = fp<OriginPolicyOptions>(
-  async (app, { allowedOrigins }) => {
+  async (app, { allowedOrigins, listenHost }) => {
+    const checkHost = isLoopback(listenHost);
     app.addHook('onRequest', async (request, reply) => {
       const origin = request.headers.origin;
       if (origin !== undefined && !originAllowed(origin, allowedOrigins)) {
-        return reply
-          .code(403)
-          .send(errorResponse(undefined, { code: ErrorCode.InvalidRequest, message: 'Forbidden: this Origin is not allowed' }));
+        return forbid(reply, 'Forbidden: this Origin is not allowed');
+      }
+      if (checkHost && !hostAllowed(request.headers.host)) {
+        return forbid(reply, 'Forbidden: this Host is not allowed on a localhost server');
       }
     });
     await app.register(cors, {

@@ -1,15 +1,20 @@
-/** 2025-era revisions we answer as asked, newest first. */
+/** The stateless revision: version, identity and capabilities travel in every request's `_meta`. */
+export const MODERN_VERSIONS = ['2026-07-28'] as const;
+export const MODERN_VERSION = MODERN_VERSIONS[0];
+
+/** 2025-era revisions we answer as asked at `initialize`, newest first. */
 export const LEGACY_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'] as const;
 export const LATEST_LEGACY_VERSION = LEGACY_VERSIONS[0];
 
-/**
- * A request without the MCP-Protocol-Version header: "the server SHOULD assume protocol
- * version 2025-03-26" (transports, 2025-06-18 and later).
- */
-export const DEFAULT_HEADER_VERSION = '2025-03-26';
+/** Everything this dual-era server speaks, as `UnsupportedProtocolVersionError` lists it. */
+export const SUPPORTED_VERSIONS: readonly string[] = [...MODERN_VERSIONS, ...LEGACY_VERSIONS];
 
 export function isLegacyVersion(version: string): boolean {
   return (LEGACY_VERSIONS as readonly string[]).includes(version);
+}
+
+export function isModernVersion(version: string): boolean {
+  return (MODERN_VERSIONS as readonly string[]).includes(version);
 }
 
 /**

@@ -45,3 +45,34 @@ t.test('the official SDK client (2025 era) connects, lists the tools, calls each
   });
   t.equal(after.status, 404, 'the terminated session is gone');
 });
+
+t.test('the official v2 client pinned to 2026-07-28 connects statelessly, lists the tools and calls each', async (t) => {
+  const v2 = await import('@modelcontextprotocol/client');
+  const app = await build(t);
+  const address = await app.listen({ host: '127.0.0.1', port: 0 });
+  const client = new v2.Client({ name: 'e2e-v2', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  const transport = new v2.StreamableHTTPClientTransport(new URL('/mcp', address));
+  await client.connect(transport);
+
+  t.equal(client.getNegotiatedProtocolVersion(), '2026-07-28');
+  t.equal(client.getProtocolEra(), 'modern');
+  t.same(client.getDiscoverResult()?.supportedVersions, ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26']);
+  t.equal(client.getServerVersion()?.name, 'three-good-sources');
+  t.equal(transport.sessionId, undefined, 'no session in 2026-07-28');
+
+  const { tools } = await client.listTools();
+  t.same(tools.map((x) => x.name), ['get_sources', 'list_categories', 'get_provenance', 'get_endorsements']);
+  t.ok(tools.every((x) => x.outputSchema !== undefined), 'every tool has an outputSchema');
+
+  const found = await client.callTool({ name: 'get_sources', arguments: { query: 'harden my ubuntu server' } });
+  t.notOk(found.isError);
+  t.equal((found.structuredContent as { category: { slug: string } }).category.slug, 'linux-hardening');
+  const none = await client.callTool({ name: 'get_sources', arguments: { query: 'quantum physics supercollider' } });
+  t.equal(none.isError, true);
+  for (const name of ['list_categories', 'get_provenance', 'get_endorsements']) {
+    const r = await client.callTool({ name, arguments: {} });
+    t.notOk(r.isError, name);
+    t.ok(r.structuredContent, `${name}: structured content`);
+  }
+  await client.close();
+});

@@ -446,3 +446,16 @@ t.test('tools on a registry with endorsements, and on an empty one', async (t) =
   t.match(none.json.result!.content[0]!.text, /No category shares any words with it\. .*The registry has no categories yet\./);
   t.equal((await bare.inject({ method: 'GET', url: '/health' })).json().categories, 0);
 });
+
+t.test('fields follow the negotiated version: no title, outputSchema or structuredContent for 2025-03-26', async (t) => {
+  const app = await build(t);
+  for (const [version, newer] of [['2025-03-26', false], ['2025-06-18', true], ['2025-11-25', true]] as const) {
+    const session = await openSession(app, version);
+    const tools = (await rpc(app, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { 'mcp-session-id': session })).json().result.tools;
+    t.equal('title' in tools[0], newer, `${version}: title`);
+    t.equal('outputSchema' in tools[0], newer, `${version}: outputSchema`);
+    const call = await callTool(app, session, 'get_sources', { query: 'learn rust programming' });
+    t.equal('structuredContent' in call.json.result!, newer, `${version}: structuredContent`);
+    t.notOk('resultType' in call.json.result!, `${version}: no 2026 resultType`);
+  }
+});

@@ -1,4 +1,4 @@
-import { NO_ARGUMENTS, READ_ONLY, text, type Tool } from './tool.js';
+import { NO_ARGUMENTS, READ_ONLY, answer, schema, type Tool } from './tool.js';
 
 export const getEndorsements: Tool = {
   definition: {
@@ -8,17 +8,26 @@ export const getEndorsements: Tool = {
       'List the endorsements of this registry: who vouches for the curator (name, public key, URL, since when). ' +
       'Says so plainly when there are none yet. Takes no arguments.',
     inputSchema: NO_ARGUMENTS,
+    outputSchema: schema.object({
+      registryVersion: schema.string,
+      endorsements: {
+        type: 'array',
+        items: schema.object({ name: schema.string, pubkey: schema.string, url: schema.string, since: schema.string }),
+      },
+    }),
     annotations: READ_ONLY,
   },
 
   run(_args, { registry }) {
-    const list = registry.endorsements;
-    if (list.length === 0) {
-      return text(`There are no endorsements yet for registry version ${registry.version}. Nobody has vouched for this curator so far.`);
-    }
-    const blocks = list.map((e, i) =>
-      [`${i + 1}. ${e.name}`, `   Public key: ${e.pubkey}`, `   URL: ${e.url}`, `   Since: ${e.since}`].join('\n'),
-    );
-    return text(`${list.length} endorsement${list.length === 1 ? '' : 's'} of registry version ${registry.version}:\n\n${blocks.join('\n\n')}`);
+    const endorsements = registry.endorsements.map(({ name, pubkey, url, since }) => ({ name, pubkey, url, since }));
+    const n = endorsements.length;
+    const text =
+      n === 0
+        ? `There are no endorsements yet for registry version ${registry.version}. Nobody has vouched for this curator so far.`
+        : `${n} endorsement${n === 1 ? '' : 's'} of registry version ${registry.version}:\n\n` +
+          endorsements
+            .map((e, i) => [`${i + 1}. ${e.name}`, `   Public key: ${e.pubkey}`, `   URL: ${e.url}`, `   Since: ${e.since}`].join('\n'))
+            .join('\n\n');
+    return answer(text, { registryVersion: registry.version, endorsements });
   },
 };

@@ -1,9 +1,11 @@
 import type { MatchOutcome } from '../../matcher/matcher.js';
-import type { Category, Registry } from '../../registry/types.js';
-import { READ_ONLY, text, type Catalog, type Tool, type ToolResult } from './tool.js';
+import { SOURCE_TYPES, type Registry } from '../../registry/types.js';
+import { READ_ONLY, answer, failure, schema, type Catalog, type Tool, type ToolResult } from './tool.js';
 
 /** Long enough for any real question, short enough that no query can stall the matcher. */
 export const MAX_QUERY_LENGTH = 1000;
+
+const candidate = schema.object({ slug: schema.string, score: { type: 'number' } });
 
 export const getSources: Tool = {
   definition: {
@@ -34,6 +36,25 @@ export const getSources: Tool = {
       required: ['query'],
       additionalProperties: false,
     },
+    outputSchema: schema.object({
+      category: schema.object({ slug: schema.string, name: schema.string, description: schema.string }),
+      sources: {
+        type: 'array',
+        minItems: 3,
+        maxItems: 3,
+        items: schema.object({
+          rank: { type: 'integer', minimum: 1, maximum: 3 },
+          name: schema.string,
+          url: schema.string,
+          type: { enum: SOURCE_TYPES },
+          why: schema.string,
+        }),
+      },
+      score: { type: 'number', minimum: 0, maximum: 1 },
+      runnerUp: { anyOf: [candidate, { type: 'null' }] },
+      registryVersion: schema.string,
+      curator: schema.object({ name: schema.string, pubkey: { type: ['string', 'null'] } }),
+    }),
     annotations: READ_ONLY,
   },
 
@@ -46,21 +67,29 @@ export const getSources: Tool = {
 };
 
 function describeMatch(outcome: Extract<MatchOutcome, { kind: 'match' }>, registry: Registry): ToolResult {
-  const c: Category = outcome.category;
+  const c = outcome.category;
+  const pubkey = registry.curator.pubkey || null;
   const lines = [
     `Category: ${c.name}`,
     `Slug: ${outcome.slug}`,
     `Description: ${c.description}`,
     `Match score: ${outcome.score.toFixed(3)}`,
     `Registry version: ${registry.version}`,
-    `Curator: ${registry.curator.name} (public key: ${registry.curator.pubkey || 'not configured'})`,
+    `Curator: ${registry.curator.name} (public key: ${pubkey ?? 'not configured'})`,
     '',
     'Sources, best first:',
   ];
   for (const s of c.sources) {
     lines.push('', `${s.rank}. ${s.name}`, `   URL: ${s.url}`, `   Type: ${s.type}`, `   Why: ${s.why}`);
   }
-  return text(lines.join('\n'));
+  return answer(lines.join('\n'), {
+    category: { slug: outcome.slug, name: c.name, description: c.description },
+    sources: c.sources.map(({ rank, name, url, type, why }) => ({ rank, name, url, type, why })),
+    score: outcome.score,
+    runnerUp: outcome.runnerUp,
+    registryVersion: registry.version,
+    curator: { name: registry.curator.name, pubkey },
+  });
 }
 
 function describeNoMatch(
@@ -71,20 +100,18 @@ function describeNoMatch(
   const slugs = Object.keys(catalog.registry.categories).sort();
   const available = slugs.length > 0 ? `Available categories: ${slugs.join(', ')}.` : 'The registry has no categories yet.';
   if (outcome.reason === 'empty-query') {
-    return text(
+    return failure(
       'The query has no words to match: it is empty or only common words such as "the" or "how". ' +
         `Describe the topic, for example "learn rust programming". ${available}`,
-      true,
     );
   }
   const closest =
     outcome.closest === null
       ? 'No category shares any words with it.'
       : `The closest is ${outcome.closest.slug} with score ${outcome.closest.score.toFixed(3)}, below the threshold ${outcome.threshold.toFixed(2)}.`;
-  return text(
+  return failure(
     `No category matches "${clip(query)}" well enough. ${closest} ` +
       `Rephrase with the topic's main words, or call list_categories and ask again with a category's name. ${available}`,
-    true,
   );
 }
 

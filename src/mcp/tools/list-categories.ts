@@ -1,4 +1,4 @@
-import { NO_ARGUMENTS, READ_ONLY, text, type Tool } from './tool.js';
+import { NO_ARGUMENTS, READ_ONLY, answer, schema, type Tool } from './tool.js';
 
 export const listCategories: Tool = {
   definition: {
@@ -8,16 +8,28 @@ export const listCategories: Tool = {
       'List every topic category in the registry, sorted by slug: slug, display name, domain tags and a one-line description. ' +
       'Use it to see what Three Good Sources covers, or to rephrase a get_sources query that found no match. Takes no arguments.',
     inputSchema: NO_ARGUMENTS,
+    outputSchema: schema.object({
+      registryVersion: schema.string,
+      categories: {
+        type: 'array',
+        items: schema.object({ slug: schema.string, name: schema.string, tags: schema.strings, description: schema.string }),
+      },
+    }),
     annotations: READ_ONLY,
   },
 
   run(_args, { registry }) {
-    const slugs = Object.keys(registry.categories).sort();
-    if (slugs.length === 0) return text('The registry has no categories yet.');
-    const blocks = slugs.map((slug) => {
-      const c = registry.categories[slug]!;
-      return [`${slug}: ${c.name}`, `   Tags: ${c.tags.join(', ')}`, `   ${c.description}`].join('\n');
-    });
-    return text(`${slugs.length} categories (registry version ${registry.version}):\n\n${blocks.join('\n\n')}`);
+    const categories = Object.keys(registry.categories)
+      .sort()
+      .map((slug) => {
+        const c = registry.categories[slug]!;
+        return { slug, name: c.name, tags: [...c.tags], description: c.description };
+      });
+    const text =
+      categories.length === 0
+        ? 'The registry has no categories yet.'
+        : `${categories.length} categories (registry version ${registry.version}):\n\n` +
+          categories.map((c) => [`${c.slug}: ${c.name}`, `   Tags: ${c.tags.join(', ')}`, `   ${c.description}`].join('\n')).join('\n\n');
+    return answer(text, { registryVersion: registry.version, categories });
   },
 };

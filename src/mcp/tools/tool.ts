@@ -14,6 +14,8 @@ export interface TextContent {
 
 export interface ToolResult {
   readonly content: readonly TextContent[];
+  /** On success: the same answer as data, valid against the tool's outputSchema. */
+  readonly structuredContent?: Readonly<Record<string, unknown>>;
   readonly isError?: boolean;
 }
 
@@ -29,6 +31,8 @@ export interface ToolDefinition {
   readonly title: string;
   readonly description: string;
   readonly inputSchema: Readonly<Record<string, unknown>>;
+  /** Root type object, so that 2025-06-18 clients can use it too. */
+  readonly outputSchema: Readonly<Record<string, unknown>>;
   readonly annotations: ToolAnnotations;
 }
 
@@ -49,6 +53,21 @@ export const READ_ONLY: ToolAnnotations = {
 /** The input schema of a tool that takes no arguments. */
 export const NO_ARGUMENTS = { type: 'object', properties: {}, additionalProperties: false } as const;
 
-export function text(body: string, isError = false): ToolResult {
-  return isError ? { content: [{ type: 'text', text: body }], isError: true } : { content: [{ type: 'text', text: body }] };
+/** A successful result: the plain text an agent reads and the same answer as data. */
+export function answer(body: string, structuredContent: Record<string, unknown>): ToolResult {
+  return { content: [{ type: 'text', text: body }], structuredContent };
 }
+
+/** A tool-level failure the agent can act on: text only, flagged isError. */
+export function failure(body: string): ToolResult {
+  return { content: [{ type: 'text', text: body }], isError: true };
+}
+
+/** JSON Schema building blocks shared by the output schemas. */
+export const schema = {
+  string: { type: 'string' },
+  strings: { type: 'array', items: { type: 'string' } },
+  object(properties: Record<string, unknown>, required = Object.keys(properties)): Record<string, unknown> {
+    return { type: 'object', properties, required, additionalProperties: false };
+  },
+} as const;

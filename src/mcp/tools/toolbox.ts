@@ -19,14 +19,23 @@ const validators = new Map<string, { tool: Tool; validate: ValidateFunction }>(
 
 /** Tool definitions with only the fields the negotiated version defines. */
 export function listTools(version: string): Record<string, unknown>[] {
+  const since2025_06 = atLeast(version, '2025-06-18');
   return TOOLS.map(({ definition: d }) => {
     const entry: Record<string, unknown> = { name: d.name };
-    if (atLeast(version, '2025-06-18')) entry.title = d.title;
+    if (since2025_06) entry.title = d.title;
     entry.description = d.description;
     entry.inputSchema = d.inputSchema;
-    entry.annotations = atLeast(version, '2025-06-18') ? { title: d.title, ...d.annotations } : d.annotations;
+    if (since2025_06) entry.outputSchema = d.outputSchema;
+    entry.annotations = since2025_06 ? { title: d.title, ...d.annotations } : d.annotations;
     return entry;
   });
+}
+
+/** A tool result as the negotiated version knows it: structuredContent arrived in 2025-06-18. */
+export function resultForVersion(result: ToolResult, version: string): Record<string, unknown> {
+  if (atLeast(version, '2025-06-18') || result.structuredContent === undefined) return { ...result };
+  const { structuredContent: _dropped, ...older } = result;
+  return older;
 }
 
 /** Runs `tools/call` params. Protocol problems throw ProtocolError; tool problems come back as isError results. */

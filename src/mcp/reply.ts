@@ -1,0 +1,22 @@
+import type { JsonRpcMessage, JsonRpcResponse } from './jsonrpc.js';
+import type { SessionStore } from './sessions.js';
+import type { Catalog } from './tools/tool.js';
+
+export interface McpDependencies {
+  /** The catalog to answer from; read once per request so a swap never splits one. */
+  readonly catalog: () => Catalog;
+  readonly sessions: SessionStore;
+  /** This server's own version, reported in serverInfo. */
+  readonly serverVersion: string;
+}
+
+/** What the HTTP layer sends back: a status, maybe a JSON-RPC body, maybe headers. */
+export interface McpReply {
+  readonly status: number;
+  readonly body?: JsonRpcResponse;
+  /** Instead of `body`: messages for an SSE stream, the final response last. */
+  readonly events?: readonly (JsonRpcMessage | JsonRpcResponse)[];
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export const ACCEPTED: McpReply = { status: 202 };
