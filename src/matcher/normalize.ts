@@ -43,10 +43,14 @@ function undouble(word: string): string {
   return /([b-df-hj-np-rtv-z])\1$/.test(word) ? word.slice(0, -1) : word;
 }
 
-/** The content words of a text: normalised, stop words and single letters dropped, stemmed. */
-export function contentTokens(text: string): string[] {
+/** The content words of a text as written: normalised, stop words and single letters dropped. */
+export function contentWords(text: string): string[] {
   return normalizeText(text)
     .split(' ')
-    .filter((w) => w.length > 1 && !STOP_WORDS.has(w))
-    .map(stem);
+    .filter((w) => w.length > 1 && !STOP_WORDS.has(w));
+}
+
+/** The content words of a text, stemmed. */
+export function contentTokens(text: string): string[] {
+  return contentWords(text).map(stem);
 }

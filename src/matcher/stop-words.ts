@@ -1,6 +1,8 @@
 /**
- * Words that say nothing about which topic a query is about. Two kinds: ordinary English
- * function words, and the filler agents wrap around a topic ("find me good sources on ...").
+ * Words that say nothing about which topic a query is about: ordinary English function words,
+ * the filler agents wrap around a topic ("find me good sources on ..."), words that name the
+ * kind of help wanted rather than its subject ("tutorial", "beginners"), and the people and
+ * time frames of a long request ("my user", "next month").
  */
 export const STOP_WORDS: ReadonlySet<string> = new Set([
   // function words
@@ -20,5 +22,17 @@ export const STOP_WORDS: ReadonlySet<string> = new Set([
   'suggest', 'suggestion', 'suggestions', 'source', 'sources', 'resource', 'resources', 'reference',
   'references', 'link', 'links', 'material', 'materials', 'info', 'information', 'find', 'finding',
   'looking', 'look', 'search', 'show', 'give', 'tell', 'help', 'helpful', 'trusted', 'trustworthy',
-  'reliable', 'authoritative', 'quality', 'vetted', 'curated', 'official', 'useful',
+  'reliable', 'authoritative', 'quality', 'vetted', 'curated', 'official', 'useful', 'primary',
+  'material', 'read', 'reading', 'article', 'articles', 'answer', 'question', 'questions', 'explain',
+  'explained', 'explanation', 'explains', 'understand', 'understanding', 'know', 'idea', 'ideas',
+  'tips', 'advice', 'instructions', 'steps', 'step', 'started', 'start', 'starting', 'begin',
+  'beginner', 'beginners', 'intro', 'introduction', 'introductory', 'basics', 'basic', 'overview',
+  'tutorial', 'tutorials', 'guide', 'guides', 'learn', 'learning', 'course', 'courses', 'docs',
+  'documentation', 'doc', 'example', 'examples', 'up', 'date', 'current', 'latest', 'modern',
+  // people and time frames of a request
+  'user', 'users', 'agent', 'someone', 'somebody', 'person', 'people', 'friend',
+  'team', 'colleague', 'boss', 'customer', 'today', 'day', 'days', 'week', 'weeks', 'month',
+  'months', 'year', 'years', 'next', 'soon', 'actually', 'finally', 'currently', 'new', 'first',
+  'use', 'using', 'used', 'make', 'way', 'ways', 'lot', 'lots', 'bit', 'kind', 'sort', 'ask',
+  'asked', 'asking', 'wondering', 'preparing', 'planning', 'writing', 'working', 'tell', 'says',
 ]);

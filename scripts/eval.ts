@@ -1,0 +1,77 @@
+/**
+ * npm run eval: match quality on the labelled queries (tune and held-out splits), every miss,
+ * and the matcher's speed on the shipped registry and on a generated one of 1,000 categories.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { buildMatcher, type Matcher } from '../src/matcher/matcher.js';
+import { projectRoot } from '../src/project.js';
+import { loadRegistry } from '../src/registry/load.js';
+import { evaluate, type LabelledQuery, type Report } from './lib/evaluate.js';
+import { generateRegistry } from './lib/generated-registry.js';
+
+const root = projectRoot();
+const { queries } = JSON.parse(readFileSync(join(root, 'test/fixtures/queries.json'), 'utf8')) as { queries: LabelledQuery[] };
+const registry = await loadRegistry(join(root, 'registry.json'));
+const matcher = buildMatcher(registry);
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+
+function print(name: string, r: Report): void {
+  console.log(`\n== ${name}: ${r.total} queries (${r.onTopic.total} on-topic, ${r.rejections.total} must not match)`);
+  console.log(`top-1 accuracy on-topic  ${pct(r.top1)}  (${r.onTopic.correct}/${r.onTopic.total})`);
+  console.log(`correct rejections       ${pct(r.rejectionRate)}  (${r.rejections.correct}/${r.rejections.total})`);
+  console.log(`overall accuracy         ${pct(r.overall)}`);
+  console.log('by kind: ' + Object.entries(r.byKind).map(([k, v]) => `${k} ${v.correct}/${v.total}`).join(', '));
+  for (const m of r.misses) {
+    const score = m.score === null ? '-' : m.score.toFixed(3);
+    console.log(`  miss [${m.kind}] expected ${m.expected ?? 'no match'}, got ${m.got ?? 'no match'} (${score}): ${JSON.stringify(m.query.length > 100 ? `${m.query.slice(0, 97)}...` : m.query)}`);
+  }
+}
+
+const fresh = (JSON.parse(readFileSync(join(root, 'test/fixtures/queries-fresh.json'), 'utf8')) as { queries: LabelledQuery[] }).queries;
+if (process.argv.includes('--tune-only')) {
+  print('tune split', evaluate(matcher, queries.filter((q) => q.split === 'tune')));
+} else {
+  print('tune split (two thirds)', evaluate(matcher, queries.filter((q) => q.split === 'tune')));
+  print('held-out split (one third)', evaluate(matcher, queries.filter((q) => q.split === 'holdout')));
+  print('all labelled queries', evaluate(matcher, queries));
+  print('fresh set (written after the first held-out look; no registry words taken from it)', evaluate(matcher, fresh));
+}
+
+/** Median microseconds per query: on the first pass (nothing remembered yet) and on later passes. */
+function medianMicros(m: Matcher, list: readonly string[], passes = 5): { first: number; later: number } {
+  const first: number[] = [];
+  const later: number[] = [];
+  for (let p = 0; p < passes; p++) {
+    for (const q of list) {
+      const start = performance.now();
+      m.match(q);
+      (p === 0 ? first : later).push((performance.now() - start) * 1000);
+    }
+  }
+  const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  return { first: median(first), later: median(later) };
+}
+
+console.log('\n== speed');
+const shipped = medianMicros(buildMatcher(registry), [...queries, ...fresh].map((q) => q.query), 20);
+console.log(
+  `shipped registry (${Object.keys(registry.categories).length} categories): median ${shipped.first.toFixed(1)} µs per query on a fresh matcher's first pass, ${shipped.later.toFixed(1)} µs afterwards`,
+);
+
+const gc = (globalThis as { gc?: () => void }).gc;
+const generated = generateRegistry(1000);
+gc?.();
+const heapBefore = process.memoryUsage().heapUsed;
+const buildStart = performance.now();
+const big = buildMatcher(generated.registry);
+const buildMs = performance.now() - buildStart;
+gc?.();
+const heapMb = (process.memoryUsage().heapUsed - heapBefore) / 1024 / 1024;
+const bigMedian = medianMicros(big, generated.queries).later;
+const hits = generated.queries.filter((q) => big.match(q).kind === 'match').length;
+console.log(
+  `generated registry (1000 categories, ${generated.queries.length} queries): index built once in ${buildMs.toFixed(0)} ms, ` +
+    `${gc ? `${heapMb.toFixed(1)} MB of heap` : 'heap not measured (run with --expose-gc)'}, median ${(bigMedian / 1000).toFixed(3)} ms per query, ${hits} matched`,
+);
