@@ -2,12 +2,11 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyError, type FastifyInstance } from 'fastify';
 import pino from 'pino';
 import type { Config } from '../src/config.js';
-import { buildMatcher } from '../src/matcher/matcher.js';
+import { prepareCatalog, type Catalog } from '../src/catalog.js';
+import { generateKey, keyFromSeed } from '../src/provenance/keys.js';
 import { createMcpHandler } from '../src/mcp/dispatch.js';
 import { MemorySessionStore } from '../src/mcp/sessions.js';
-import type { Catalog } from '../src/mcp/tools/tool.js';
 import { packageVersion } from '../src/project.js';
-import { loadRegistry } from '../src/registry/load.js';
 import { health } from './health.js';
 import { mcpEndpoint } from './mcp-endpoint.js';
 import { originPolicy } from './origin-policy.js';
@@ -23,8 +22,8 @@ export interface AppOptions {
 
 /** Builds the whole app: the one way in, for the server entry and for the tests. Throws RegistryError. */
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
-  const registry = await loadRegistry(config.registryPath);
-  const current: Catalog = { registry, matcher: buildMatcher(registry, config.matchThreshold) };
+  const key = config.curatorSeed === undefined ? generateKey(true).key : keyFromSeed(config.curatorSeed);
+  const current: Catalog = await prepareCatalog(config.registryPath, key, config.matchThreshold);
   const catalog = (): Catalog => current;
   const serverVersion = packageVersion();
   const sessions = new MemorySessionStore({ ttlMs: config.sessionTtlMs, maxSessions: config.maxSessions });
@@ -52,6 +51,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     reply.code(404).send({ statusCode: 404, error: 'Not Found', message: `No route for ${request.method} ${request.url.split('?')[0]}` }),
   );
   app.addHook('onClose', async () => sessions.close());
+  if (key.ephemeral) {
+    app.log.warn(
+      { publicKey: key.publicKey },
+      'NO CURATOR KEY CONFIGURED: signing the registry with an ephemeral key; signatures and the public key will change on restart. Set CURATOR_SECRET_KEY or CURATOR_KEY_FILE (npx three-good-sources keygen makes one).',
+    );
+  }
 
   await app.register(requestLog);
   await app.register(originPolicy, { allowedOrigins: config.allowedOrigins, listenHost: config.host });

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { Catalog } from '../src/mcp/tools/tool.js';
+import type { Catalog } from '../src/catalog.js';
 
 export interface HealthOptions {
   readonly catalog: () => Catalog;

@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import envSchema from 'env-schema';
 import type { ErrorObject } from 'ajv';
 import { projectRoot } from './project.js';
+import { parseSeed } from './provenance/keys.js';
 
 export interface Config {
   readonly host: string;
@@ -13,6 +15,8 @@ export interface Config {
   readonly allowedOrigins: readonly string[];
   readonly sessionTtlMs: number;
   readonly maxSessions: number;
+  /** The curator's Ed25519 seed (secret: never logged); undefined means an ephemeral key. */
+  readonly curatorSeed: Buffer | undefined;
 }
 
 /** A configuration that must stop start-up; the message names the variable and the rule. */
@@ -34,6 +38,9 @@ const schema = {
     ALLOWED_ORIGINS: { type: 'string', default: '' },
     SESSION_TTL_SECONDS: { type: 'integer', minimum: 1, maximum: 86_400, default: 1800 },
     MAX_SESSIONS: { type: 'integer', minimum: 1, maximum: 10_000_000, default: 10_000 },
+    // Secrets: checked below, so that no error message ever repeats their value.
+    CURATOR_SECRET_KEY: { type: 'string' },
+    CURATOR_KEY_FILE: { type: 'string' },
   },
 } as const;
 
@@ -46,6 +53,8 @@ interface RawEnv {
   ALLOWED_ORIGINS: string;
   SESSION_TTL_SECONDS: number;
   MAX_SESSIONS: number;
+  CURATOR_SECRET_KEY?: string;
+  CURATOR_KEY_FILE?: string;
 }
 
 /** Reads and validates the configuration. Unset and empty variables take their defaults. */
@@ -70,7 +79,32 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowedOrigins: parseOrigins(raw.ALLOWED_ORIGINS),
     sessionTtlMs: raw.SESSION_TTL_SECONDS * 1000,
     maxSessions: raw.MAX_SESSIONS,
+    curatorSeed: curatorSeed(raw.CURATOR_SECRET_KEY, raw.CURATOR_KEY_FILE),
   };
+}
+
+const SEED_RULE = 'must be 64 hexadecimal characters (the 32-byte Ed25519 seed that keygen writes)';
+
+function curatorSeed(secret: string | undefined, file: string | undefined): Buffer | undefined {
+  if (secret !== undefined && file !== undefined) {
+    throw new ConfigError('invalid configuration: set CURATOR_SECRET_KEY or CURATOR_KEY_FILE, not both');
+  }
+  if (secret !== undefined) {
+    const seed = parseSeed(secret);
+    if (seed === undefined) throw new ConfigError(`invalid configuration: CURATOR_SECRET_KEY ${SEED_RULE}`);
+    return seed;
+  }
+  if (file === undefined) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? 'read error';
+    throw new ConfigError(`invalid configuration: CURATOR_KEY_FILE cannot be read (${code}): ${file}`);
+  }
+  const seed = parseSeed(text.trim());
+  if (seed === undefined) throw new ConfigError(`invalid configuration: the file named by CURATOR_KEY_FILE ${SEED_RULE}`);
+  return seed;
 }
 
 function describe(errors: ErrorObject[] | undefined, data: Record<string, string>): string | undefined {

@@ -1,6 +1,6 @@
 import type { JsonRpcMessage, JsonRpcResponse } from './jsonrpc.js';
 import type { SessionStore } from './sessions.js';
-import type { Catalog } from './tools/tool.js';
+import type { Catalog } from '../catalog.js';
 
 export interface McpDependencies {
   /** The catalog to answer from; read once per request so a swap never splits one. */

@@ -33,12 +33,15 @@ const category = {
   },
 } as const;
 
+/** A PKARR-style public key: 52 characters of the z-base-32 alphabet. */
+export const ZBASE32_KEY_PATTERN = '^[ybndrfg8ejkmcpqxot1uwisza345h769]{52}$';
+
 const endorsement = {
   type: 'object',
   additionalProperties: false,
   required: ['pubkey', 'url', 'name', 'since'],
   properties: {
-    pubkey: nonEmptyString,
+    pubkey: { type: 'string', pattern: ZBASE32_KEY_PATTERN },
     url: nonEmptyString,
     name: nonEmptyString,
     since: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' },

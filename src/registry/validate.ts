@@ -1,5 +1,5 @@
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
-import { registrySchema } from './schema.js';
+import { ZBASE32_KEY_PATTERN, registrySchema } from './schema.js';
 import type { Category, Registry, Source } from './types.js';
 
 export type RegistryCheck =
@@ -38,8 +38,11 @@ function checkInvariants(registry: Registry): string[] {
       }
     });
   }
+  const endorsers = new Set<string>();
   registry.endorsements.forEach((e, i) => {
     if (httpsUrl(e.url) === undefined) problems.push(`endorsements.${i}.url: must be an absolute https URL`);
+    if (endorsers.has(e.pubkey)) problems.push(`endorsements.${i}.pubkey: must not repeat an endorser already listed`);
+    endorsers.add(e.pubkey);
   });
   return problems;
 }
@@ -98,7 +101,9 @@ function ruleOf(error: ErrorObject): string {
     case 'enum':
       return `: must be one of ${(p.allowedValues as unknown[]).join(', ')}`;
     case 'pattern':
-      return `: must match ${String(p.pattern)}`;
+      return p.pattern === ZBASE32_KEY_PATTERN
+        ? ': must be a z-base-32 public key (52 characters)'
+        : `: must match ${String(p.pattern)}`;
     default:
       return `: ${error.message ?? error.keyword}`;
   }

@@ -84,3 +84,48 @@ t.test('an invalid registry stops start-up with exit 1, naming the path and the 
   t.match(server.stderr(), /categories\.rust-learning\.sources: must have exactly 3 items/);
   t.notMatch(server.stderr(), /\n\s+at /, 'no stack trace');
 });
+
+t.test('the curator key: keygen through the package bin, then a server that signs with it', async (t) => {
+  const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8'));
+  const bin = join(ROOT, pkg.bin['three-good-sources']);
+  const dir = await mkdtemp(join(tmpdir(), '3gs-key-'));
+  const keyFile = join(dir, 'curator.key');
+  const { stdout } = await run(process.execPath, [bin, 'keygen', '--out', keyFile]);
+  const publicKey = /^public key: (\S+)$/m.exec(stdout)?.[1];
+  t.match(publicKey, /^[ybndrfg8ejkmcpqxot1uwisza345h769]{52}$/);
+
+  const server = start({ PORT: '0', CURATOR_KEY_FILE: keyFile, LOG_LEVEL: 'info' });
+  const address = await Promise.race([server.address, server.code.then(() => 'exited')]);
+  t.not(address, 'exited', server.stderr());
+  const sig = await (await fetch(`${address}/registry/signature`)).json();
+  t.equal(sig.publicKey, publicKey, 'the server signs with the configured key');
+  t.notMatch(server.stderr(), /NO CURATOR KEY/, 'no ephemeral-key warning');
+  const secret = (await readFile(keyFile, 'utf8')).trim();
+  t.notMatch(server.stderr(), secret, 'the secret never reaches the logs');
+  server.kill('SIGTERM');
+  t.equal(await server.code, 0);
+});
+
+t.test('no curator key: an ephemeral one, with a loud warning', async (t) => {
+  const server = start({ PORT: '0', LOG_LEVEL: 'info' });
+  await Promise.race([server.address, server.code]);
+  t.match(server.stderr(), /"level":40.*NO CURATOR KEY CONFIGURED: signing the registry with an ephemeral key/);
+  server.kill('SIGTERM');
+  t.equal(await server.code, 0);
+});
+
+t.test('a malformed key or a registry under another name stops start-up', async (t) => {
+  const bad = start({ CURATOR_SECRET_KEY: 'deadbeef-not-a-key' });
+  t.equal(await bad.code, 1);
+  t.equal(bad.stderr(), 'three-good-sources: invalid configuration: CURATOR_SECRET_KEY must be 64 hexadecimal characters (the 32-byte Ed25519 seed that keygen writes)\n');
+  t.notMatch(bad.stderr(), /deadbeef/, 'the bad secret is not echoed');
+
+  const dir = await mkdtemp(join(tmpdir(), '3gs-other-'));
+  const file = join(dir, 'registry.json');
+  const data = JSON.parse(await readFile(join(ROOT, 'registry.json'), 'utf8'));
+  data.curator.pubkey = 'yyyoryarywdyqnyjbefoadeqbhebnrounoktcfaadrpbs8y7daxo';
+  await writeFile(file, JSON.stringify(data));
+  const other = start({ REGISTRY_PATH: file, CURATOR_SECRET_KEY: '07'.repeat(32) });
+  t.equal(await other.code, 1);
+  t.match(other.stderr(), /curator\.pubkey: names yyyoryarywdyqnyjbefoadeqbhebnrounoktcfaadrpbs8y7daxo, but this server signs with /);
+});

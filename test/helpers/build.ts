@@ -3,6 +3,7 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildApp } from '../../plugins/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { projectRoot } from '../../src/project.js';
+import { generateKey, keyFromSeed } from '../../src/provenance/keys.js';
 
 export const ROOT = projectRoot();
 export const SHIPPED_REGISTRY = join(ROOT, 'registry.json');
@@ -12,9 +13,18 @@ interface Teardown {
   teardown(fn: () => unknown): void;
 }
 
-/** A test configuration: the shipped registry, silent logs, overridable per test. */
+/** A fixed curator seed for tests (never a real key), and the public key it gives. */
+export const TEST_SEED = Buffer.alloc(32, 7);
+export const TEST_PUBLIC_KEY = keyFromSeed(TEST_SEED).publicKey;
+
+/** A test configuration: the shipped registry, silent logs, the test curator key, overridable per test. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return { ...loadConfig({ LOG_LEVEL: 'silent' }), ...overrides };
+  return { ...loadConfig({ LOG_LEVEL: 'silent' }), curatorSeed: TEST_SEED, ...overrides };
+}
+
+/** Another valid public key, for endorsements and wrong-key cases. */
+export function otherPublicKey(): string {
+  return generateKey().key.publicKey;
 }
 
 /** Builds the app for one test and closes it when the test ends (fastify/demo's build(t)). */

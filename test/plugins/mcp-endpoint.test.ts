@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import t from 'tap';
 import { buildApp } from '../../plugins/app.js';
-import { INIT_PARAMS, MCP_HEADERS, SHIPPED_REGISTRY, build, callTool, openSession, rpc, testConfig } from '../helpers/build.js';
+import { INIT_PARAMS, MCP_HEADERS, SHIPPED_REGISTRY, TEST_PUBLIC_KEY, build, callTool, openSession, rpc, otherPublicKey, testConfig } from '../helpers/build.js';
 
 const init = (id: unknown = 1, params: unknown = INIT_PARAMS) => ({ jsonrpc: '2.0', id, method: 'initialize', params });
 
@@ -312,7 +312,7 @@ t.test('get_sources: the match as plain text', async (t) => {
   t.match(text, /^Category: Rust Learning$/m);
   t.match(text, /^Slug: rust-learning$/m);
   t.match(text, /^Registry version: 1\.0\.0$/m);
-  t.match(text, /^Curator: Three Good Sources curators \(public key: not configured\)$/m);
+  t.match(text, `Curator: Three Good Sources curators (public key: ${TEST_PUBLIC_KEY})`);
   const book = text.indexOf('1. The Rust Programming Language');
   const second = text.indexOf('2. Rustlings');
   const third = text.indexOf('3. Zero To Production In Rust');
@@ -353,12 +353,16 @@ t.test('list_categories, get_provenance and get_endorsements', async (t) => {
 
   const prov = (await callTool(app, session, 'get_provenance', {})).json.result!.content[0]!.text;
   t.match(prov, /^Curator: Three Good Sources curators$/m);
-  t.match(prov, /^Public key: not configured$/m);
+  t.match(prov, `Public key: ${TEST_PUBLIC_KEY} (Ed25519, z-base-32)`);
   t.match(prov, /^Registry version: 1\.0\.0$/m);
   t.match(prov, /^Registry updated: 2026-11-25$/m);
   t.match(prov, /^Endorsements: 0$/m);
-  t.match(prov, /not signed yet/, 'claims no signature that does not exist');
-  t.notMatch(prov, /cryptographically signed/);
+  const signature = (await app.inject({ method: 'GET', url: '/registry/signature' })).json();
+  t.match(prov, `SHA-256 of the canonical registry (RFC 8785): ${signature.sha256}`, 'the digest the server really publishes');
+  t.match(prov, `Signature (Ed25519 over those exact bytes, base64): ${signature.signature}`);
+  t.match(prov, `npx three-good-sources verify <this server's base URL> --pubkey ${TEST_PUBLIC_KEY}`);
+  t.match(prov, /openssl pkeyutl -verify/);
+  t.notMatch(prov, /ephemeral|changes when it restarts/, 'a configured key is not called ephemeral');
 
   const endorse = (await callTool(app, session, 'get_endorsements')).json.result!.content[0]!.text;
   t.match(endorse, /There are no endorsements yet/);
@@ -420,8 +424,9 @@ t.test('initialize sent as a notification is refused', async (t) => {
 t.test('tools on a registry with endorsements, and on an empty one', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), '3gs-tools-'));
   const data = JSON.parse(await readFile(SHIPPED_REGISTRY, 'utf8'));
+  const peer = otherPublicKey();
   data.endorsements = [
-    { pubkey: 'yj4bqhvahk8dge8k1n6w4ofkpbd3eq4rqkgxtzqdzbqazmpj6ppo', url: 'https://peer.example.org/', name: 'Peer Curators', since: '2026-10-01' },
+    { pubkey: peer, url: 'https://peer.example.org/', name: 'Peer Curators', since: '2026-10-01' },
   ];
   const endorsed = join(dir, 'endorsed.json');
   await writeFile(endorsed, JSON.stringify(data));
@@ -433,7 +438,7 @@ t.test('tools on a registry with endorsements, and on an empty one', async (t) =
   const list = (await callTool(app, session, 'get_endorsements')).json.result!.content[0]!.text;
   t.match(list, /^1 endorsement of registry version 1\.0\.0:$/m);
   t.match(list, /^1\. Peer Curators$/m);
-  t.match(list, /Public key: yj4bqhvahk8dge8k1n6w4ofkpbd3eq4rqkgxtzqdzbqazmpj6ppo/);
+  t.match(list, `Public key: ${peer}`);
   t.match(list, /URL: https:\/\/peer\.example\.org\//);
   t.match(list, /Since: 2026-10-01/);
   t.match((await callTool(app, session, 'get_provenance')).json.result!.content[0]!.text, /^Endorsements: 1$/m);

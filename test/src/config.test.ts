@@ -1,3 +1,6 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import t from 'tap';
 import { ConfigError, loadConfig } from '../../src/config.js';
 
@@ -20,7 +23,7 @@ t.test('every variable is read', async (t) => {
   });
   t.same(c, {
     host: '0.0.0.0', port: 8080, registryPath: '/tmp/r.json', logLevel: 'debug', matchThreshold: 0.55,
-    allowedOrigins: ['https://a.example.com', 'http://b.example.org:8080'], sessionTtlMs: 60_000, maxSessions: 5,
+    allowedOrigins: ['https://a.example.com', 'http://b.example.org:8080'], sessionTtlMs: 60_000, maxSessions: 5, curatorSeed: undefined,
   });
   t.equal(loadConfig({ PORT: '' }).port, 3000, 'an empty variable takes the default');
 });
@@ -42,4 +45,25 @@ t.test('an invalid value names the variable and the rule', async (t) => {
     t.throws(() => loadConfig(env), ConfigError, JSON.stringify(env));
     t.throws(() => loadConfig(env), { message }, JSON.stringify(env));
   }
+});
+
+t.test('the curator key comes from CURATOR_SECRET_KEY or CURATOR_KEY_FILE, never echoed', async (t) => {
+  const hex = 'ab'.repeat(32);
+  t.same(loadConfig({ CURATOR_SECRET_KEY: hex }).curatorSeed, Buffer.from(hex, 'hex'));
+  t.equal(loadConfig({}).curatorSeed, undefined, 'none: the app makes an ephemeral key');
+  const dir = await mkdtemp(join(tmpdir(), '3gs-config-'));
+  const file = join(dir, 'key');
+  await writeFile(file, `${hex}\n`);
+  t.same(loadConfig({ CURATOR_KEY_FILE: file }).curatorSeed, Buffer.from(hex, 'hex'));
+  const secret = 'cd'.repeat(31);
+  t.throws(() => loadConfig({ CURATOR_SECRET_KEY: secret }), { message: /^invalid configuration: CURATOR_SECRET_KEY must be 64 hexadecimal characters/ });
+  try {
+    loadConfig({ CURATOR_SECRET_KEY: secret });
+  } catch (err) {
+    t.notMatch((err as Error).message, secret, 'the value is not in the message');
+  }
+  t.throws(() => loadConfig({ CURATOR_SECRET_KEY: hex, CURATOR_KEY_FILE: file }), { message: /set CURATOR_SECRET_KEY or CURATOR_KEY_FILE, not both/ });
+  t.throws(() => loadConfig({ CURATOR_KEY_FILE: join(dir, 'missing') }), { message: /CURATOR_KEY_FILE cannot be read \(ENOENT\)/ });
+  await writeFile(join(dir, 'bad'), 'hello');
+  t.throws(() => loadConfig({ CURATOR_KEY_FILE: join(dir, 'bad') }), { message: /the file named by CURATOR_KEY_FILE must be 64 hexadecimal characters/ });
 });

@@ -53,7 +53,7 @@ export const getSources: Tool = {
       score: { type: 'number', minimum: 0, maximum: 1 },
       runnerUp: { anyOf: [candidate, { type: 'null' }] },
       registryVersion: schema.string,
-      curator: schema.object({ name: schema.string, pubkey: { type: ['string', 'null'] } }),
+      curator: schema.object({ name: schema.string, pubkey: schema.string }),
     }),
     annotations: READ_ONLY,
   },
@@ -68,14 +68,14 @@ export const getSources: Tool = {
 
 function describeMatch(outcome: Extract<MatchOutcome, { kind: 'match' }>, registry: Registry): ToolResult {
   const c = outcome.category;
-  const pubkey = registry.curator.pubkey || null;
+  const pubkey = registry.curator.pubkey;
   const lines = [
     `Category: ${c.name}`,
     `Slug: ${outcome.slug}`,
     `Description: ${c.description}`,
     `Match score: ${outcome.score.toFixed(3)}`,
     `Registry version: ${registry.version}`,
-    `Curator: ${registry.curator.name} (public key: ${pubkey ?? 'not configured'})`,
+    `Curator: ${registry.curator.name} (public key: ${pubkey})`,
     '',
     'Sources, best first:',
   ];

@@ -1,11 +1,7 @@
-import type { Matcher } from '../../matcher/matcher.js';
-import type { Registry } from '../../registry/types.js';
+import type { Catalog } from '../../catalog.js';
 
-/** What a tool reads: one registry and the matcher built for it, swapped together. */
-export interface Catalog {
-  readonly registry: Registry;
-  readonly matcher: Matcher;
-}
+/** What a tool reads: one registry, its matcher and its signature. */
+export type { Catalog };
 
 export interface TextContent {
   readonly type: 'text';

@@ -1,19 +1,27 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import t from 'tap';
-import { buildMatcher } from '../../../src/matcher/matcher.js';
-import { listTools } from '../../../src/mcp/tools/toolbox.js';
-import { callTool } from '../../../src/mcp/tools/toolbox.js';
-import { loadRegistry } from '../../../src/registry/load.js';
-import { validateRegistry } from '../../../src/registry/validate.js';
-import { SHIPPED_REGISTRY } from '../../helpers/build.js';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { prepareCatalog } from '../../../src/catalog.js';
+import { callTool, listTools } from '../../../src/mcp/tools/toolbox.js';
+import { keyFromSeed } from '../../../src/provenance/keys.js';
+import { SHIPPED_REGISTRY, TEST_SEED, otherPublicKey } from '../../helpers/build.js';
 
-const shipped = await loadRegistry(SHIPPED_REGISTRY);
-const endorsedCheck = validateRegistry({
-  ...JSON.parse(JSON.stringify(shipped)),
-  endorsements: [{ pubkey: 'yj4bqhvahk8dge8k1n6w4ofkpbd3eq4rqkgxtzqdzbqazmpj6ppo', url: 'https://peer.example.org/', name: 'Peer', since: '2026-10-01' }],
-});
-if (!endorsedCheck.ok) throw new Error(endorsedCheck.problems.join());
-const registries = { shipped, endorsed: endorsedCheck.registry };
+const key = keyFromSeed(TEST_SEED);
+const dir = await mkdtemp(join(tmpdir(), '3gs-tools-'));
+const endorsedFile = join(dir, 'endorsed.json');
+await writeFile(
+  endorsedFile,
+  JSON.stringify({
+    ...JSON.parse(await readFile(SHIPPED_REGISTRY, 'utf8')),
+    endorsements: [{ pubkey: otherPublicKey(), url: 'https://peer.example.org/', name: 'Peer', since: '2026-10-01' }],
+  }),
+);
+const catalogs = {
+  shipped: await prepareCatalog(SHIPPED_REGISTRY, key, 0.4),
+  endorsed: await prepareCatalog(endorsedFile, key, 0.4),
+};
 
 const CALLS: [string, Record<string, unknown>][] = [
   ['get_sources', { query: 'learn rust programming' }],
@@ -32,8 +40,7 @@ t.test("every tool's structuredContent validates against its outputSchema (Ajv, 
     t.equal((tool.outputSchema as { type: string }).type, 'object', `${tool.name}: object root, usable by 2025-06-18 clients`);
     t.doesNotThrow(() => new Ajv2020({ strict: true }).compile(tool.inputSchema), `${tool.name}: inputSchema is valid 2020-12`);
   }
-  for (const [label, registry] of Object.entries(registries)) {
-    const catalog = { registry, matcher: buildMatcher(registry) };
+  for (const [label, catalog] of Object.entries(catalogs)) {
     for (const [name, args] of CALLS) {
       const result = callTool({ name, arguments: args }, catalog);
       t.notOk(result.isError, `${label} ${name}: succeeds`);
@@ -44,7 +51,7 @@ t.test("every tool's structuredContent validates against its outputSchema (Ajv, 
 });
 
 t.test('structured and plain text say the same thing', async (t) => {
-  const catalog = { registry: shipped, matcher: buildMatcher(shipped) };
+  const catalog = catalogs.shipped;
   const r = callTool({ name: 'get_sources', arguments: { query: 'learn rust programming' } }, catalog);
   const data = r.structuredContent as { category: { slug: string }; sources: { rank: number; url: string }[]; score: number };
   t.equal(data.category.slug, 'rust-learning');

@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import t from 'tap';
 import { RegistryError, loadRegistry } from '../../../src/registry/load.js';
 import { validateRegistry } from '../../../src/registry/validate.js';
-import { SHIPPED_REGISTRY } from '../../helpers/build.js';
+import { SHIPPED_REGISTRY, otherPublicKey } from '../../helpers/build.js';
 import shipped from '../../../registry.json' with { type: 'json' };
 
 type Json = Record<string, any>;
+const KEY_A = otherPublicKey();
 const fresh = (): Json => structuredClone(shipped) as Json;
 
 t.test('the shipped registry is valid and holds the ten launch categories', async (t) => {
@@ -62,8 +63,15 @@ const RULES: { rule: string; mutate: (r: Json) => void; expect: string }[] = [
   { rule: 'updated is a date', mutate: (r) => (r.updated = 'yesterday'), expect: 'updated: must match' },
   { rule: 'version is present', mutate: (r) => delete r.version, expect: 'registry: missing required field "version"' },
   { rule: 'categories is an object', mutate: (r) => (r.categories = []), expect: 'categories: must be object' },
-  { rule: 'endorsements are well-formed', mutate: (r) => r.endorsements.push({ pubkey: 'k', url: 'https://e.org/', name: 'E' }), expect: 'endorsements.0: missing required field "since"' },
-  { rule: 'endorsement URLs are https', mutate: (r) => r.endorsements.push({ pubkey: 'k', url: 'ftp://e.org/', name: 'E', since: '2026-01-01' }), expect: 'endorsements.0.url: must be an absolute https URL' },
+  { rule: 'endorsements are well-formed', mutate: (r) => r.endorsements.push({ pubkey: KEY_A, url: 'https://e.org/', name: 'E' }), expect: 'endorsements.0: missing required field "since"' },
+  { rule: 'endorsement URLs are https', mutate: (r) => r.endorsements.push({ pubkey: KEY_A, url: 'ftp://e.org/', name: 'E', since: '2026-01-01' }), expect: 'endorsements.0.url: must be an absolute https URL' },
+  { rule: 'endorsement keys are z-base-32', mutate: (r) => r.endorsements.push({ pubkey: 'not-a-key', url: 'https://e.org/', name: 'E', since: '2026-01-01' }), expect: 'endorsements.0.pubkey: must be a z-base-32 public key (52 characters)' },
+  { rule: 'endorsement dates are ISO dates', mutate: (r) => r.endorsements.push({ pubkey: KEY_A, url: 'https://e.org/', name: 'E', since: 'last year' }), expect: 'endorsements.0.since: must match' },
+  {
+    rule: 'no endorser twice',
+    mutate: (r) => r.endorsements.push({ pubkey: KEY_A, url: 'https://e.org/', name: 'E', since: '2026-01-01' }, { pubkey: KEY_A, url: 'https://f.org/', name: 'F', since: '2026-01-02' }),
+    expect: 'endorsements.1.pubkey: must not repeat an endorser already listed',
+  },
 ];
 
 t.test('each registry rule rejects its invalid fixture by path and rule', async (t) => {

@@ -1,0 +1,17 @@
+/** Where a command writes, so that tests can read what a user would see. */
+export interface CliIo {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+export const processIo: CliIo = {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+};
+
+/** The value after `--name`, and the arguments without that pair. */
+export function takeOption(args: readonly string[], name: string): { value: string | undefined; rest: string[] } {
+  const i = args.indexOf(`--${name}`);
+  if (i === -1) return { value: undefined, rest: [...args] };
+  return { value: args[i + 1], rest: [...args.slice(0, i), ...args.slice(i + 2)] };
+}

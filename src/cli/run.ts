@@ -1,0 +1,24 @@
+import { CHECK_USAGE, check } from './check.js';
+import { processIo, type CliIo } from './io.js';
+import { KEYGEN_USAGE, keygen } from './keygen.js';
+import { VERIFY_USAGE, verify } from './verify.js';
+
+const COMMANDS: Record<string, (args: readonly string[], io: CliIo) => Promise<number>> = { keygen, verify, check };
+
+const USAGE = ['usage: three-good-sources <command>', '', `  ${KEYGEN_USAGE}`, `  ${VERIFY_USAGE}`, `  ${CHECK_USAGE}`].join('\n');
+
+/** The command-line tool: keygen, verify, check. Returns the exit code. */
+export async function run(argv: readonly string[], io: CliIo = processIo): Promise<number> {
+  const [name, ...args] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.out(USAGE);
+    return name === undefined ? 1 : 0;
+  }
+  const command = COMMANDS[name];
+  if (command === undefined) {
+    io.err(`unknown command ${name}\n${USAGE}`);
+    return 1;
+  }
+  return command(args, io);
+}
+
