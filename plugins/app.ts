@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyError, type FastifyInstance } from 'fastify';
 import pino from 'pino';
+import { CatalogHolder, prepareCatalog, type ReloadOutcome } from '../src/catalog.js';
 import type { Config } from '../src/config.js';
-import { prepareCatalog, type Catalog } from '../src/catalog.js';
-import { generateKey, keyFromSeed } from '../src/provenance/keys.js';
 import { createMcpHandler } from '../src/mcp/dispatch.js';
-import { MemorySessionStore } from '../src/mcp/sessions.js';
+import { RedisSessionStore } from '../src/mcp/redis-sessions.js';
+import { MemorySessionStore, type SessionStore } from '../src/mcp/sessions.js';
 import { packageVersion } from '../src/project.js';
+import { generateKey, keyFromSeed } from '../src/provenance/keys.js';
 import { health } from './health.js';
 import { mcpEndpoint } from './mcp-endpoint.js';
+import { createMetrics, metricsPlugin } from './metrics.js';
 import { originPolicy } from './origin-policy.js';
 import { registryRoutes } from './registry-routes.js';
 import { requestLog } from './request-log.js';
@@ -20,13 +22,32 @@ export interface AppOptions {
   readonly logStream?: pino.DestinationStream;
 }
 
-/** Builds the whole app: the one way in, for the server entry and for the tests. Throws RegistryError. */
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Re-reads, re-validates and re-signs the registry; swaps it in only if all of that worked. */
+    reloadRegistry(): Promise<ReloadOutcome>;
+  }
+}
+
+function sessionStore(config: Config): Promise<SessionStore> | SessionStore {
+  const limits = { ttlMs: config.sessionTtlMs, maxSessions: config.maxSessions };
+  return config.redisUrl === undefined
+    ? new MemorySessionStore(limits)
+    : RedisSessionStore.connect({ url: config.redisUrl, ...limits });
+}
+
+/**
+ * Builds the whole app: the one way in, for the server entry and for the tests.
+ * Throws RegistryError (bad registry) or RedisUnreachable (REDIS_URL set, Redis down).
+ */
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
   const key = config.curatorSeed === undefined ? generateKey(true).key : keyFromSeed(config.curatorSeed);
-  const current: Catalog = await prepareCatalog(config.registryPath, key, config.matchThreshold);
-  const catalog = (): Catalog => current;
+  const load = () => prepareCatalog(config.registryPath, key, config.matchThreshold);
+  const holder = new CatalogHolder(await load(), load);
+  const catalog = () => holder.current();
   const serverVersion = packageVersion();
-  const sessions = new MemorySessionStore({ ttlMs: config.sessionTtlMs, maxSessions: config.maxSessions });
+  const sessions = await sessionStore(config);
+  const metrics = createMetrics(sessions, catalog());
 
   const app = Fastify({
     logger: { level: config.logLevel, stream: options.logStream ?? pino.destination(2) },
@@ -36,9 +57,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     bodyLimit: BODY_LIMIT,
     // Fastify's defaults would turn "id": 1 into "1" and silently drop unknown keys.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false } },
-    connectionTimeout: 30_000,
-    requestTimeout: 30_000,
-    keepAliveTimeout: 72_000,
+    connectionTimeout: config.connectionTimeoutMs,
+    requestTimeout: config.requestTimeoutMs,
+    keepAliveTimeout: config.keepAliveTimeoutMs,
+    ...(config.trustProxy.length > 0 ? { trustProxy: [...config.trustProxy] } : {}),
   });
 
   // Set before any plugin so that every route inherits it: no stack trace or detail on the wire.
@@ -58,10 +80,22 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     );
   }
 
+  app.decorate('reloadRegistry', async () => {
+    const outcome = await holder.reload();
+    metrics.reloaded(outcome, holder.current());
+    if (outcome.ok) app.log.info({ version: outcome.version, sha256: outcome.sha256, categories: outcome.categories }, 'registry reloaded');
+    else app.log.error({ reason: outcome.error }, 'registry reload failed; still serving the previous registry');
+    return outcome;
+  });
+
   await app.register(requestLog);
+  await app.register(metricsPlugin, { metrics });
   await app.register(originPolicy, { allowedOrigins: config.allowedOrigins, listenHost: config.host });
-  await app.register(health, { catalog, serverVersion });
+  await app.register(health, { catalog, sessions, serverVersion });
   await app.register(registryRoutes, { catalog });
-  await app.register(mcpEndpoint, { handler: createMcpHandler({ catalog, sessions, serverVersion }) });
+  await app.register(mcpEndpoint, {
+    handler: createMcpHandler({ catalog, sessions, serverVersion, onToolResult: metrics.toolResult }),
+    protection: config,
+  });
   return app;
 }

@@ -4,10 +4,12 @@ import { SESSION_HEADER, type McpHandler, type McpReply } from '../src/mcp/dispa
 import { envelopeSchema, rejectEnvelope } from '../src/mcp/envelope.js';
 import type { McpHeaders } from '../src/mcp/era.js';
 import { ErrorCode, errorResponse, type JsonRpcMessage } from '../src/mcp/jsonrpc.js';
+import { protect, type LoadProtectionOptions } from './load-protection.js';
 import { toJsonRpcError } from './mcp-errors.js';
 
 export interface McpEndpointOptions {
   readonly handler: McpHandler;
+  readonly protection: LoadProtectionOptions;
 }
 
 const ALLOW = 'POST, DELETE';
@@ -15,13 +17,14 @@ const JSON_TYPE = 'application/json';
 const SSE_TYPE = 'text/event-stream';
 
 /** POST /mcp (and DELETE, and 405s): HTTP in, protocol call, HTTP out. */
-export const mcpEndpoint: FastifyPluginAsync<McpEndpointOptions> = async (app, { handler }) => {
+export const mcpEndpoint: FastifyPluginAsync<McpEndpointOptions> = async (app, { handler, protection }) => {
   app.setErrorHandler<FastifyError>((error, request, reply) => {
     const mapped = toJsonRpcError(error);
     if (mapped.status >= 500) request.log.error({ err: error }, 'mcp endpoint failed');
     return reply.code(mapped.status).send(mapped.body);
   });
   await app.register(accepts);
+  await protect(app, protection);
 
   // Only JSON is a JSON-RPC message: without this, Fastify would parse text/plain and answer 400, not 415.
   app.removeContentTypeParser('text/plain');

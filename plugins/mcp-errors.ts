@@ -1,5 +1,6 @@
 import type { FastifyError } from 'fastify';
 import { ErrorCode, errorResponse, type JsonRpcResponse } from '../src/mcp/jsonrpc.js';
+import { RATE_LIMITED } from './load-protection.js';
 
 export interface HttpJsonRpcError {
   readonly status: number;
@@ -20,6 +21,8 @@ export function toJsonRpcError(error: FastifyError): HttpJsonRpcError {
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return fail(400, ErrorCode.ParseError, 'Parse error: the body is not valid JSON');
+    case 'THREEGS_RATE_LIMITED':
+      return fail(429, RATE_LIMITED, error.message);
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return fail(400, ErrorCode.InvalidRequest, 'Invalid Request: Content-Length does not match the body');
     default:

@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { rpcSummary } from './rpc-summary.js';
 
 /**
  * One log line per request, written when the reply is done, carrying the request id (pino
@@ -20,11 +21,3 @@ export const requestLog = fp(
   },
   { name: 'three-good-sources-request-log' },
 );
-
-function rpcSummary(body: unknown): { rpcMethod?: string; tool?: string } {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) return {};
-  const { method, params } = body as { method?: unknown; params?: { name?: unknown } };
-  if (typeof method !== 'string') return {};
-  const tool = method === 'tools/call' && typeof params?.name === 'string' ? params.name.slice(0, 64) : undefined;
-  return tool === undefined ? { rpcMethod: method.slice(0, 64) } : { rpcMethod: method.slice(0, 64), tool };
-}

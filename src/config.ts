@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join } from 'node:path';
 import envSchema from 'env-schema';
 import type { ErrorObject } from 'ajv';
@@ -17,6 +18,23 @@ export interface Config {
   readonly maxSessions: number;
   /** The curator's Ed25519 seed (secret: never logged); undefined means an ephemeral key. */
   readonly curatorSeed: Buffer | undefined;
+  /** Shared session store for several replicas (may hold a password: never logged); undefined keeps sessions in memory. */
+  readonly redisUrl: string | undefined;
+  /** Requests per client per window on /mcp; 0 turns rate limiting off. */
+  readonly rateLimitMax: number;
+  readonly rateLimitWindowMs: number;
+  /** Event-loop delay above which /mcp sheds load with 503; 0 turns the check off. */
+  readonly maxEventLoopDelayMs: number;
+  /** Heap in use above which /mcp sheds load with 503; 0 turns the check off. */
+  readonly maxHeapUsedBytes: number;
+  /** Proxies whose X-Forwarded-For names the client (addresses or CIDRs); empty trusts none. */
+  readonly trustProxy: readonly string[];
+  /** How long a graceful shutdown may take before the process exits anyway. */
+  readonly shutdownGraceMs: number;
+  /** Server timeouts: idle connection, whole request, keep-alive. */
+  readonly connectionTimeoutMs: number;
+  readonly requestTimeoutMs: number;
+  readonly keepAliveTimeoutMs: number;
 }
 
 /** A configuration that must stop start-up; the message names the variable and the rule. */
@@ -38,9 +56,19 @@ const schema = {
     ALLOWED_ORIGINS: { type: 'string', default: '' },
     SESSION_TTL_SECONDS: { type: 'integer', minimum: 1, maximum: 86_400, default: 1800 },
     MAX_SESSIONS: { type: 'integer', minimum: 1, maximum: 10_000_000, default: 10_000 },
+    RATE_LIMIT_MAX: { type: 'integer', minimum: 0, maximum: 1_000_000, default: 600 },
+    RATE_LIMIT_WINDOW_MS: { type: 'integer', minimum: 1000, maximum: 86_400_000, default: 60_000 },
+    MAX_EVENT_LOOP_DELAY_MS: { type: 'integer', minimum: 0, maximum: 60_000, default: 1000 },
+    MAX_HEAP_USED_MB: { type: 'integer', minimum: 0, maximum: 1_000_000, default: 0 },
+    TRUST_PROXY: { type: 'string', default: '' },
+    SHUTDOWN_GRACE_MS: { type: 'integer', minimum: 100, maximum: 600_000, default: 10_000 },
+    CONNECTION_TIMEOUT_MS: { type: 'integer', minimum: 0, maximum: 3_600_000, default: 30_000 },
+    REQUEST_TIMEOUT_MS: { type: 'integer', minimum: 0, maximum: 3_600_000, default: 30_000 },
+    KEEP_ALIVE_TIMEOUT_MS: { type: 'integer', minimum: 0, maximum: 3_600_000, default: 72_000 },
     // Secrets: checked below, so that no error message ever repeats their value.
     CURATOR_SECRET_KEY: { type: 'string' },
     CURATOR_KEY_FILE: { type: 'string' },
+    REDIS_URL: { type: 'string' },
   },
 } as const;
 
@@ -55,6 +83,16 @@ interface RawEnv {
   MAX_SESSIONS: number;
   CURATOR_SECRET_KEY?: string;
   CURATOR_KEY_FILE?: string;
+  REDIS_URL?: string;
+  RATE_LIMIT_MAX: number;
+  RATE_LIMIT_WINDOW_MS: number;
+  MAX_EVENT_LOOP_DELAY_MS: number;
+  MAX_HEAP_USED_MB: number;
+  TRUST_PROXY: string;
+  SHUTDOWN_GRACE_MS: number;
+  CONNECTION_TIMEOUT_MS: number;
+  REQUEST_TIMEOUT_MS: number;
+  KEEP_ALIVE_TIMEOUT_MS: number;
 }
 
 /** Reads and validates the configuration. Unset and empty variables take their defaults. */
@@ -80,7 +118,40 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionTtlMs: raw.SESSION_TTL_SECONDS * 1000,
     maxSessions: raw.MAX_SESSIONS,
     curatorSeed: curatorSeed(raw.CURATOR_SECRET_KEY, raw.CURATOR_KEY_FILE),
+    redisUrl: redisUrl(raw.REDIS_URL),
+    rateLimitMax: raw.RATE_LIMIT_MAX,
+    rateLimitWindowMs: raw.RATE_LIMIT_WINDOW_MS,
+    maxEventLoopDelayMs: raw.MAX_EVENT_LOOP_DELAY_MS,
+    maxHeapUsedBytes: raw.MAX_HEAP_USED_MB * 1024 * 1024,
+    trustProxy: parseTrustProxy(raw.TRUST_PROXY),
+    shutdownGraceMs: raw.SHUTDOWN_GRACE_MS,
+    connectionTimeoutMs: raw.CONNECTION_TIMEOUT_MS,
+    requestTimeoutMs: raw.REQUEST_TIMEOUT_MS,
+    keepAliveTimeoutMs: raw.KEEP_ALIVE_TIMEOUT_MS,
   };
+}
+
+function redisUrl(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  const url = URL.canParse(text) ? new URL(text) : undefined;
+  if (url === undefined || !/^rediss?:$/.test(url.protocol)) {
+    // The value may hold a password: say what is wrong without repeating it.
+    throw new ConfigError('invalid configuration: REDIS_URL must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379');
+  }
+  return text;
+}
+
+/** Addresses or CIDR ranges; Fastify 5.12 refuses a bare hop count, so we never pass one. */
+function parseTrustProxy(list: string): string[] {
+  const entries = list.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const entry of entries) {
+    const [address, bits, extra] = entry.split('/');
+    const ok = extra === undefined && address !== undefined && isIP(address) !== 0 && (bits === undefined || /^\d{1,3}$/.test(bits));
+    if (!ok) {
+      throw new ConfigError(`invalid configuration: TRUST_PROXY must be a comma-separated list of IP addresses or CIDR ranges (got "${entry}")`);
+    }
+  }
+  return entries;
 }
 
 const SEED_RULE = 'must be 64 hexadecimal characters (the 32-byte Ed25519 seed that keygen writes)';

@@ -1,9 +1,10 @@
 import { eraOf, type McpHeaders } from './era.js';
-import { errorResponse, isRequest, type JsonRpcMessage } from './jsonrpc.js';
+import { ErrorCode, errorResponse, isRequest, type JsonRpcMessage } from './jsonrpc.js';
 import { createLegacyHandler } from './legacy.js';
 import { createModernHandler } from './modern.js';
 import { ProtocolError } from './protocol-error.js';
 import type { McpDependencies, McpReply } from './reply.js';
+import { SessionStoreUnavailable } from './sessions.js';
 import { isModernVersion } from './versions.js';
 
 export { SESSION_HEADER } from './legacy.js';
@@ -21,6 +22,9 @@ export interface McpHandler {
   endSession(headers: McpHeaders): Promise<McpReply>;
 }
 
+/** What a client is told to wait while the session store is away. */
+export const RETRY_AFTER_SECONDS = 2;
+
 const METHOD_NOT_ALLOWED: McpReply = { status: 405, headers: { allow: 'POST, DELETE' } };
 
 /** The dual-era protocol handler: each message goes to the era it belongs to. */
@@ -32,8 +36,15 @@ export function createMcpHandler(deps: McpDependencies): McpHandler {
     try {
       return await work();
     } catch (err) {
-      if (!(err instanceof ProtocolError)) throw err;
       const replyId = id !== undefined && isRequest(id) ? id.id : undefined;
+      if (err instanceof SessionStoreUnavailable) {
+        return {
+          status: 503,
+          body: errorResponse(replyId, { code: ErrorCode.InternalError, message: 'Service unavailable: sessions cannot be reached right now; retry shortly' }),
+          headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
+        };
+      }
+      if (!(err instanceof ProtocolError)) throw err;
       return { status: err.httpStatus, body: errorResponse(replyId, err.toJsonRpc()) };
     }
   }

@@ -34,7 +34,7 @@ export function createModernHandler(deps: McpDependencies): (message: JsonRpcMes
       case 'tools/list':
         return ok(request, complete({ tools: listTools(MODERN_VERSION), ttlMs: LIST_TTL_MS, cacheScope: 'public' }));
       case 'tools/call':
-        return ok(request, complete(resultForVersion(callTool(request.params, deps.catalog()), MODERN_VERSION)));
+        return ok(request, complete(resultForVersion(callTool(request.params, deps.catalog(), deps.onToolResult), MODERN_VERSION)));
       case 'subscriptions/listen':
         return listen(request);
       default:

@@ -1,6 +1,7 @@
 import type { JsonRpcMessage, JsonRpcResponse } from './jsonrpc.js';
 import type { SessionStore } from './sessions.js';
 import type { Catalog } from '../catalog.js';
+import type { ToolResult } from './tools/tool.js';
 
 export interface McpDependencies {
   /** The catalog to answer from; read once per request so a swap never splits one. */
@@ -8,6 +9,8 @@ export interface McpDependencies {
   readonly sessions: SessionStore;
   /** This server's own version, reported in serverInfo. */
   readonly serverVersion: string;
+  /** Told of every tool result, for metrics. */
+  readonly onToolResult?: (tool: string, result: ToolResult) => void;
 }
 
 /** What the HTTP layer sends back: a status, maybe a JSON-RPC body, maybe headers. */

@@ -8,8 +8,18 @@ export interface SessionState {
   readonly initialized: boolean;
 }
 
+/** The shared store cannot be reached: the request can be retried later; nothing is lost. */
+export class SessionStoreUnavailable extends Error {
+  constructor(cause: unknown) {
+    super('session store unavailable', { cause });
+    this.name = 'SessionStoreUnavailable';
+  }
+}
+
 /** Asynchronous so that a store shared between replicas can implement it as well. */
 export interface SessionStore {
+  /** Which implementation, for /health and logs. */
+  readonly kind: 'memory' | 'redis';
   create(state: SessionState): Promise<string>;
   /** Looks a session up and counts as activity (restarts its idle timer). */
   get(id: string): Promise<SessionState | undefined>;
@@ -17,6 +27,8 @@ export interface SessionStore {
   update(id: string, state: SessionState): Promise<boolean>;
   delete(id: string): Promise<boolean>;
   size(): Promise<number>;
+  /** True when the store can serve requests now (readiness). */
+  ping(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -53,6 +65,7 @@ interface Entry {
  * injectable clock for tests and this same small interface for the shared store.
  */
 export class MemorySessionStore implements SessionStore {
+  readonly kind = 'memory';
   readonly #entries = new Map<string, Entry>();
   readonly #ttlMs: number;
   readonly #max: number;
@@ -100,6 +113,10 @@ export class MemorySessionStore implements SessionStore {
   async size(): Promise<number> {
     this.#sweep();
     return this.#entries.size;
+  }
+
+  async ping(): Promise<boolean> {
+    return true;
   }
 
   async close(): Promise<void> {

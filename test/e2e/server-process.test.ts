@@ -129,3 +129,34 @@ t.test('a malformed key or a registry under another name stops start-up', async 
   t.equal(await other.code, 1);
   t.match(other.stderr(), /curator\.pubkey: names yyyoryarywdyqnyjbefoadeqbhebnrounoktcfaadrpbs8y7daxo, but this server signs with /);
 });
+
+t.test('SIGHUP reloads the registry without a restart; a bad file keeps the old one', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), '3gs-hup-'));
+  const file = join(dir, 'registry.json');
+  const data = JSON.parse(await readFile(join(ROOT, 'registry.json'), 'utf8'));
+  await writeFile(file, JSON.stringify(data));
+  const server = start({ PORT: '0', REGISTRY_PATH: file, CURATOR_SECRET_KEY: '07'.repeat(32) });
+  const address = await server.address;
+  const version = async () => (await (await fetch(`${address}/registry/signature`)).json()).version as string;
+  t.equal(await version(), '1.0.0');
+
+  await writeFile(file, JSON.stringify({ ...data, version: '1.0.1' }));
+  server.kill('SIGHUP');
+  for (let i = 0; i < 50 && (await version()) !== '1.0.1'; i++) await new Promise((r) => setTimeout(r, 100));
+  t.equal(await version(), '1.0.1', 'the new registry is served');
+  t.match(server.stderr(), /"msg":"registry reloaded"/);
+
+  await writeFile(file, '{"version": "broken"');
+  server.kill('SIGHUP');
+  for (let i = 0; i < 50 && !server.stderr().includes('registry reload failed'); i++) await new Promise((r) => setTimeout(r, 100));
+  t.match(server.stderr(), /"level":50.*not valid JSON.*"msg":"registry reload failed; still serving the previous registry"/);
+  t.equal(await version(), '1.0.1', 'still the previous registry');
+  server.kill('SIGTERM');
+  t.equal(await server.code, 0);
+});
+
+t.test('REDIS_URL pointing at nothing: exit 1 with one line that names the host, not the password', async (t) => {
+  const server = start({ REDIS_URL: 'redis://:hunter2@127.0.0.1:1', CURATOR_SECRET_KEY: '07'.repeat(32) });
+  t.equal(await server.code, 1);
+  t.equal(server.stderr(), 'three-good-sources: cannot connect to Redis at 127.0.0.1:1 (REDIS_URL): ECONNREFUSED\n');
+});

@@ -24,7 +24,18 @@ t.test('every variable is read', async (t) => {
   t.same(c, {
     host: '0.0.0.0', port: 8080, registryPath: '/tmp/r.json', logLevel: 'debug', matchThreshold: 0.55,
     allowedOrigins: ['https://a.example.com', 'http://b.example.org:8080'], sessionTtlMs: 60_000, maxSessions: 5, curatorSeed: undefined,
+    redisUrl: undefined, rateLimitMax: 600, rateLimitWindowMs: 60_000, maxEventLoopDelayMs: 1000, maxHeapUsedBytes: 0, trustProxy: [],
+    shutdownGraceMs: 10_000, connectionTimeoutMs: 30_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 72_000,
   });
+  const ops = loadConfig({
+    REDIS_URL: 'redis://:secret@10.0.0.5:6380/2', RATE_LIMIT_MAX: '0', RATE_LIMIT_WINDOW_MS: '5000', MAX_EVENT_LOOP_DELAY_MS: '0',
+    MAX_HEAP_USED_MB: '512', TRUST_PROXY: '10.0.0.0/8, 192.168.1.10, ::1', SHUTDOWN_GRACE_MS: '3000', CONNECTION_TIMEOUT_MS: '1000',
+    REQUEST_TIMEOUT_MS: '2000', KEEP_ALIVE_TIMEOUT_MS: '3000',
+  });
+  t.same(
+    [ops.redisUrl, ops.rateLimitMax, ops.rateLimitWindowMs, ops.maxEventLoopDelayMs, ops.maxHeapUsedBytes, ops.trustProxy, ops.shutdownGraceMs, ops.connectionTimeoutMs, ops.requestTimeoutMs, ops.keepAliveTimeoutMs],
+    ['redis://:secret@10.0.0.5:6380/2', 0, 5000, 0, 512 * 1024 * 1024, ['10.0.0.0/8', '192.168.1.10', '::1'], 3000, 1000, 2000, 3000],
+  );
   t.equal(loadConfig({ PORT: '' }).port, 3000, 'an empty variable takes the default');
 });
 
@@ -40,6 +51,11 @@ t.test('an invalid value names the variable and the rule', async (t) => {
     [{ MAX_SESSIONS: '1.5' }, /MAX_SESSIONS must be integer/],
     [{ ALLOWED_ORIGINS: 'example.com' }, /ALLOWED_ORIGINS must be a comma-separated list of origins/],
     [{ ALLOWED_ORIGINS: 'https://a.example.com/path' }, /ALLOWED_ORIGINS/],
+    [{ RATE_LIMIT_WINDOW_MS: '10' }, /RATE_LIMIT_WINDOW_MS must be >= 1000/],
+    [{ TRUST_PROXY: '2' }, /TRUST_PROXY must be a comma-separated list of IP addresses or CIDR ranges \(got "2"\)/],
+    [{ TRUST_PROXY: '10.0.0.0/8/1' }, /TRUST_PROXY/],
+    [{ SHUTDOWN_GRACE_MS: 'soon' }, /SHUTDOWN_GRACE_MS must be integer/],
+    [{ REDIS_URL: 'http://:hunter2@cache:6379' }, /^invalid configuration: REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL, e.g. redis:\/\/127.0.0.1:6379$/],
   ];
   for (const [env, message] of cases) {
     t.throws(() => loadConfig(env), ConfigError, JSON.stringify(env));

@@ -39,7 +39,11 @@ export function resultForVersion(result: ToolResult, version: string): Record<st
 }
 
 /** Runs `tools/call` params. Protocol problems throw ProtocolError; tool problems come back as isError results. */
-export function callTool(params: Record<string, unknown> | undefined, catalog: Catalog): ToolResult {
+export function callTool(
+  params: Record<string, unknown> | undefined,
+  catalog: Catalog,
+  onResult?: (tool: string, result: ToolResult) => void,
+): ToolResult {
   const name = params?.name;
   if (typeof name !== 'string') {
     throw new ProtocolError(ErrorCode.InvalidParams, 'Invalid params: tools/call needs a string "name"');
@@ -53,5 +57,7 @@ export function callTool(params: Record<string, unknown> | undefined, catalog: C
   if (args === null || typeof args !== 'object' || Array.isArray(args) || !entry.validate(args)) {
     throw new ProtocolError(ErrorCode.InvalidParams, 'Invalid params');
   }
-  return entry.tool.run(args as Record<string, unknown>, catalog);
+  const result = entry.tool.run(args as Record<string, unknown>, catalog);
+  onResult?.(name, result);
+  return result;
 }
