@@ -38,15 +38,15 @@ export const mcpEndpoint: FastifyPluginAsync<McpEndpointOptions> = async (app, {
   });
 
   app.post('/mcp', { schema: { body: envelopeSchema }, attachValidation: true }, async (request, reply) => {
-    const accept = request.accepts();
     // JSON whenever the client accepts it; a missing Accept or */* counts, so plain curl works.
-    if (accept.type([JSON_TYPE, SSE_TYPE]) === false) return notAcceptable(reply);
+    const { json, sse } = negotiate(request);
+    if (!json && !sse) return notAcceptable(reply);
     if (request.validationError) {
       const rejection = rejectEnvelope(request.body);
       return reply.code(rejection.status).send(rejection.body);
     }
     const result = await handler.handle({ message: request.body as JsonRpcMessage, headers: mcpHeaders(request) });
-    return send(reply, result, accept.type(JSON_TYPE) !== false, accept.type(SSE_TYPE) !== false);
+    return send(reply, result, json, sse);
   });
 
   app.delete('/mcp', async (request, reply) => send(reply, await handler.endSession(mcpHeaders(request)), true, false));
@@ -59,6 +59,21 @@ export const mcpEndpoint: FastifyPluginAsync<McpEndpointOptions> = async (app, {
     handler: async (_request, reply) => reply.code(405).header('allow', ALLOW).send(),
   });
 };
+
+/** Clients send a handful of distinct Accept headers: negotiate each once. Bounded. */
+const negotiated = new Map<string, { json: boolean; sse: boolean }>();
+
+function negotiate(request: FastifyRequest): { json: boolean; sse: boolean } {
+  const key = request.headers.accept ?? '';
+  let answer = negotiated.get(key);
+  if (answer === undefined) {
+    const accept = request.accepts();
+    answer = { json: accept.type(JSON_TYPE) !== false, sse: accept.type(SSE_TYPE) !== false };
+    if (negotiated.size >= 256) negotiated.clear();
+    negotiated.set(key, answer);
+  }
+  return answer;
+}
 
 function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];

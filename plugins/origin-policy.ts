@@ -26,10 +26,19 @@ export function isLoopback(host: string): boolean {
 
 /** A Host header naming this machine by a localhost name, on any port. */
 export function hostAllowed(host: string | undefined): boolean {
-  if (host === undefined || !URL.canParse(`http://${host}`)) return false;
-  const { hostname } = new URL(`http://${host}`);
-  return LOCAL_HOSTNAMES.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+  if (host === undefined) return false;
+  let allowed = hostVerdicts.get(host);
+  if (allowed === undefined) {
+    const hostname = URL.canParse(`http://${host}`) ? new URL(`http://${host}`).hostname : undefined;
+    allowed = hostname !== undefined && (LOCAL_HOSTNAMES.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname));
+    if (hostVerdicts.size >= 256) hostVerdicts.clear();
+    hostVerdicts.set(host, allowed);
+  }
+  return allowed;
 }
+
+/** Every request carries a Host header, nearly always the same one: judge each value once. Bounded. */
+const hostVerdicts = new Map<string, boolean>();
 
 function forbid(reply: FastifyReply, message: string): FastifyReply {
   return reply.code(403).send(errorResponse(undefined, { code: ErrorCode.InvalidRequest, message }));

@@ -61,10 +61,31 @@ export const getSources: Tool = {
   run(args, catalog) {
     const query = args.query as string;
     const threshold = args.threshold as number | undefined;
+    // Agents ask the same things again and again: answers are remembered per catalog (a reload
+    // starts afresh), keyed by the query as sent, since a no-match answer quotes it. Bounded.
+    const cache = answers.get(catalog) ?? new Map<string, ToolResult>();
+    answers.set(catalog, cache);
+    const key = `${threshold ?? ''}\u0000${query}`;
+    const known = cache.get(key);
+    if (known !== undefined) return known;
     const outcome = catalog.matcher.match(query, threshold);
-    return outcome.kind === 'match' ? describeMatch(outcome, catalog.registry) : describeNoMatch(outcome, query, catalog);
+    const result = outcome.kind === 'match' ? describeMatch(outcome, catalog.registry) : describeNoMatch(outcome, query, catalog);
+    if (cache.size >= MAX_REMEMBERED_ANSWERS) cache.clear();
+    cache.set(key, deepFreeze(result));
+    return result;
   },
 };
+
+const MAX_REMEMBERED_ANSWERS = 2000;
+const answers = new WeakMap<Catalog, Map<string, ToolResult>>();
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
 
 function describeMatch(outcome: Extract<MatchOutcome, { kind: 'match' }>, registry: Registry): ToolResult {
   const c = outcome.category;

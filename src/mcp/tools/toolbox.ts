@@ -17,8 +17,19 @@ const validators = new Map<string, { tool: Tool; validate: ValidateFunction }>(
   TOOLS.map((tool) => [tool.definition.name, { tool, validate: ajv.compile(tool.definition.inputSchema) }]),
 );
 
-/** Tool definitions with only the fields the negotiated version defines. */
-export function listTools(version: string): Record<string, unknown>[] {
+const listed = new Map<string, readonly Record<string, unknown>[]>();
+
+/** Tool definitions with only the fields the negotiated version defines; built once per version. */
+export function listTools(version: string): readonly Record<string, unknown>[] {
+  let tools = listed.get(version);
+  if (tools === undefined) {
+    tools = Object.freeze(buildList(version));
+    listed.set(version, tools);
+  }
+  return tools;
+}
+
+function buildList(version: string): Record<string, unknown>[] {
   const since2025_06 = atLeast(version, '2025-06-18');
   return TOOLS.map(({ definition: d }) => {
     const entry: Record<string, unknown> = { name: d.name };
