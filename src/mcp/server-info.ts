@@ -10,10 +10,18 @@ export const INSTRUCTIONS =
   'if it reports no match, call list_categories to see the topics covered. ' +
   'get_provenance and get_endorsements tell who curated the registry and who vouches for it.';
 
-/** The `Implementation` object, with only the fields the negotiated version defines. */
-export function serverInfo(version: string, serverVersion: string): Record<string, string> {
-  const info: Record<string, string> = { name: SERVER_NAME, version: serverVersion };
-  if (atLeast(version, '2025-06-18')) info.title = SERVER_TITLE;
-  if (atLeast(version, '2025-11-25')) info.description = SERVER_DESCRIPTION;
+const infos = new Map<string, Readonly<Record<string, string>>>();
+
+/** The `Implementation` object, with only the fields the negotiated version defines; built once per version. */
+export function serverInfo(version: string, serverVersion: string): Readonly<Record<string, string>> {
+  const key = `${version} ${serverVersion}`;
+  let info = infos.get(key);
+  if (info === undefined) {
+    const built: Record<string, string> = { name: SERVER_NAME, version: serverVersion };
+    if (atLeast(version, '2025-06-18')) built.title = SERVER_TITLE;
+    if (atLeast(version, '2025-11-25')) built.description = SERVER_DESCRIPTION;
+    info = Object.freeze(built);
+    infos.set(key, info);
+  }
   return info;
 }

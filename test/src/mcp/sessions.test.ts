@@ -13,7 +13,7 @@ function store(ttlMs = 1000, maxSessions = 3) {
 t.test('session ids are unguessable visible ASCII', async (t) => {
   const ids = new Set(Array.from({ length: 1000 }, newSessionId));
   t.equal(ids.size, 1000, 'no repeats in 1000 ids');
-  for (const id of ids) t.ok(/^[\x21-\x7e]{32}$/.test(id), `visible ASCII: ${id}`);
+  for (const id of ids) t.ok(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(id), `a random UUID, visible ASCII: ${id}`);
   t.notOk(isWellFormedSessionId(''), 'empty is not an id');
   t.notOk(isWellFormedSessionId('has space'), 'spaces are not visible ASCII');
   t.notOk(isWellFormedSessionId('x'.repeat(129)), 'too long');
