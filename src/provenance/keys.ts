@@ -43,8 +43,3 @@ export function publicKeyObject(raw: Buffer): KeyObject {
   return createPublicKey({ key: Buffer.concat([SPKI_PREFIX, raw]), format: 'der', type: 'spki' });
 }
 
-/** The public key as PEM, for stock tools such as openssl. */
-export function publicKeyPem(raw: Buffer): string {
-  return publicKeyObject(raw).export({ format: 'pem', type: 'spki' }).toString();
-}
-

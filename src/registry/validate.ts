@@ -64,7 +64,7 @@ function normalise(registry: Registry): Registry {
 }
 
 /** The server shares one registry object across requests; freezing it means no handler can damage it. */
-function deepFreeze<T>(value: T): T {
+export function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
     for (const child of Object.values(value)) deepFreeze(child);

@@ -1,5 +1,6 @@
 import type { MatchOutcome } from '../../matcher/matcher.js';
 import { SOURCE_TYPES, type Registry } from '../../registry/types.js';
+import { deepFreeze } from '../../registry/validate.js';
 import { READ_ONLY, answer, failure, schema, type Catalog, type Tool, type ToolResult } from './tool.js';
 
 /** Long enough for any real question, short enough that no query can stall the matcher. */
@@ -78,14 +79,6 @@ export const getSources: Tool = {
 
 const MAX_REMEMBERED_ANSWERS = 2000;
 const answers = new WeakMap<Catalog, Map<string, ToolResult>>();
-
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
-}
 
 function describeMatch(outcome: Extract<MatchOutcome, { kind: 'match' }>, registry: Registry): ToolResult {
   const c = outcome.category;

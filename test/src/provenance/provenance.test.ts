@@ -10,7 +10,7 @@ import * as z32 from 'z32';
 import { prepareCatalog } from '../../../src/catalog.js';
 import { canonicalBytes, sha256Hex } from '../../../src/provenance/canonical.js';
 import { bindCurator } from '../../../src/provenance/curator.js';
-import { decodePublicKey, generateKey, keyFromSeed, parseSeed, publicKeyPem } from '../../../src/provenance/keys.js';
+import { decodePublicKey, generateKey, keyFromSeed, parseSeed, publicKeyObject } from '../../../src/provenance/keys.js';
 import { signRegistry, signatureDocument, verifySignature } from '../../../src/provenance/signature.js';
 import { RegistryError, loadRegistry } from '../../../src/registry/load.js';
 import { SHIPPED_REGISTRY, TEST_SEED, otherPublicKey } from '../../helpers/build.js';
@@ -74,7 +74,7 @@ t.test('openssl verifies our signature', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), '3gs-openssl-'));
   await writeFile(join(dir, 'registry.json'), catalog.signed.canonical);
   await writeFile(join(dir, 'signature.bin'), Buffer.from(catalog.signed.signature, 'base64'));
-  await writeFile(join(dir, 'key.pem'), publicKeyPem(decodePublicKey(key.publicKey)!));
+  await writeFile(join(dir, 'key.pem'), publicKeyObject(decodePublicKey(key.publicKey)!).export({ format: 'pem', type: 'spki' }));
   const args = ['pkeyutl', '-verify', '-pubin', '-inkey', 'key.pem', '-rawin', '-in', 'registry.json', '-sigfile', 'signature.bin'];
   const { stdout } = await run('openssl', args, { cwd: dir });
   t.match(stdout, /Signature Verified Successfully/);
