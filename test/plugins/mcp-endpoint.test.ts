@@ -375,6 +375,10 @@ t.test('health and registry routes', async (t) => {
   const registry = await app.inject({ method: 'GET', url: '/registry' });
   t.equal(registry.json().version, '1.0.0');
   t.equal(Object.keys(registry.json().categories).length, 10);
+  const ready = await app.inject({ method: 'GET', url: '/health/ready' });
+  t.equal(ready.statusCode, 200);
+  t.same(ready.json().sessionStore, { kind: 'memory', reachable: true });
+  t.equal(ready.json().registry.version, '1.0.0');
   const missing = await app.inject({ method: 'GET', url: '/nothing' });
   t.equal(missing.statusCode, 404);
 });
