@@ -8,6 +8,7 @@
  *   BENCH_CONNECTIONS (50)      concurrent connections
  *   BENCH_INIT_AMOUNT (100000)  initialize requests before the memory reading
  *   BENCH_ONLY (e.g. sources/3gs) one workload/server pair, and no memory phase
+ *   BENCH_LOG_LEVEL (info)      the servers' LOG_LEVEL
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -63,7 +64,7 @@ async function start(target: Target): Promise<Running> {
       ...env,
       RATE_LIMIT_MAX: '0',
       CURATOR_SECRET_KEY: '42'.repeat(32),
-      LOG_LEVEL: 'info',
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
     },
     stdio: 'ignore',
   });
@@ -77,6 +78,12 @@ async function start(target: Target): Promise<Running> {
     }
   }
   throw new Error(`${target} did not start`);
+}
+
+/** CPU seconds (user + system) the process has used: steadier than req/s on a shared machine. */
+function cpuSeconds(child: ChildProcess): number {
+  const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks of 1/100 s
 }
 
 function rssMb(child: ChildProcess): number {
@@ -159,18 +166,21 @@ async function requests(r: Running, workload: Workload, check: Check): Promise<a
   );
 }
 
-interface Sample { rps: number; p50: number; p99: number; rss: number; failures: number; first?: string }
+interface Sample { rps: number; p50: number; p99: number; rss: number; cpuMicros: number; failures: number; first?: string }
 
 async function measure(r: Running, workload: Workload, options: { duration?: number; amount?: number } = {}): Promise<Sample> {
   const check: Check = { failures: 0 };
+  const list = await requests(r, workload, check);
+  const cpuBefore = cpuSeconds(r.child);
   const result = await autocannon({
     url: r.url,
     connections: CONNECTIONS,
     ...(options.amount !== undefined ? { amount: options.amount } : { duration: options.duration ?? SECONDS }),
-    requests: await requests(r, workload, check),
+    requests: list,
   });
+  const cpuMicros = ((cpuSeconds(r.child) - cpuBefore) * 1e6) / Math.max(1, result.requests.total);
   const failures = check.failures + result.errors + result.timeouts;
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, rss: rssMb(r.child), failures, ...(check.first ? { first: check.first } : {}) };
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, rss: rssMb(r.child), cpuMicros, failures, ...(check.first ? { first: check.first } : {}) };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -193,24 +203,24 @@ for (let round = 1; round <= ROUNDS; round++) {
       await stop(r);
       const key = `${workload}/${target}`;
       samples.set(key, [...(samples.get(key) ?? []), s]);
-      console.log(`  round ${round} ${key.padEnd(16)} ${s.rps.toFixed(0).padStart(7)} req/s  p50 ${s.p50} ms  p99 ${s.p99} ms  rss ${s.rss.toFixed(0)} MB  failures ${s.failures}${s.first ? ` (${s.first})` : ''}`);
+      console.log(`  round ${round} ${key.padEnd(16)} ${s.rps.toFixed(0).padStart(7)} req/s  p50 ${s.p50} ms  p99 ${s.p99} ms  rss ${s.rss.toFixed(0)} MB  cpu ${s.cpuMicros.toFixed(0)} µs/req  failures ${s.failures}${s.first ? ` (${s.first})` : ''}`);
     }
   }
 }
 
-console.log('\n| workload | server | req/s | vs ceiling | p50 ms | p99 ms | RSS MB | failed replies |');
-console.log('|---|---|---|---|---|---|---|---|');
+console.log('\n| workload | server | req/s | vs ceiling | p50 ms | p99 ms | server CPU µs/req | RSS MB | failed replies |');
+console.log('|---|---|---|---|---|---|---|---|---|');
 for (const workload of WORKLOADS) {
   const ceiling = median((samples.get(`${workload}/ceiling`) ?? []).map((s) => s.rps));
   for (const target of TARGETS) {
     const list = samples.get(`${workload}/${target}`);
     if (list === undefined) {
-      console.log(`| ${workload} | ${target} | n/a | | | | | |`);
+      console.log(`| ${workload} | ${target} | n/a | | | | | | |`);
       continue;
     }
     const rps = median(list.map((s) => s.rps));
     const failures = list.reduce((n, s) => n + s.failures, 0);
-    console.log(`| ${workload} | ${target} | ${rps.toFixed(0)} | ${(rps / ceiling).toFixed(2)} | ${median(list.map((s) => s.p50))} | ${median(list.map((s) => s.p99))} | ${median(list.map((s) => s.rss)).toFixed(0)} | ${failures} |`);
+    console.log(`| ${workload} | ${target} | ${rps.toFixed(0)} | ${(rps / ceiling).toFixed(2)} | ${median(list.map((s) => s.p50))} | ${median(list.map((s) => s.p99))} | ${median(list.map((s) => s.cpuMicros)).toFixed(0)} | ${median(list.map((s) => s.rss)).toFixed(0)} | ${failures} |`);
   }
 }
 
