@@ -1,6 +1,6 @@
 import accepts from '@fastify/accepts';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { SESSION_HEADER, type McpHandler, type McpReply } from '../src/mcp/dispatch.js';
+import { ALLOWED_METHODS, SESSION_HEADER, type McpHandler, type McpReply } from '../src/mcp/dispatch.js';
 import { envelopeSchema, rejectEnvelope } from '../src/mcp/envelope.js';
 import type { McpHeaders } from '../src/mcp/era.js';
 import { ErrorCode, errorResponse, type JsonRpcMessage } from '../src/mcp/jsonrpc.js';
@@ -12,7 +12,6 @@ export interface McpEndpointOptions {
   readonly protection: LoadProtectionOptions;
 }
 
-const ALLOW = 'POST, DELETE';
 const JSON_TYPE = 'application/json';
 const SSE_TYPE = 'text/event-stream';
 
@@ -56,7 +55,7 @@ export const mcpEndpoint: FastifyPluginAsync<McpEndpointOptions> = async (app, {
   app.route({
     method: ['GET', 'PUT', 'PATCH'],
     url: '/mcp',
-    handler: async (_request, reply) => reply.code(405).header('allow', ALLOW).send(),
+    handler: async (_request, reply) => reply.code(405).header('allow', ALLOWED_METHODS).send(),
   });
 };
 

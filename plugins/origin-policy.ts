@@ -20,6 +20,7 @@ export function originAllowed(origin: string, allowed: readonly string[]): boole
   return LOCAL_HOSTNAMES.has(url.hostname) || allowed.includes(url.origin);
 }
 
+/** A loopback address or name: localhost, ::1 or 127.0.0.0/8. */
 export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
@@ -30,7 +31,7 @@ export function hostAllowed(host: string | undefined): boolean {
   let allowed = hostVerdicts.get(host);
   if (allowed === undefined) {
     const hostname = URL.canParse(`http://${host}`) ? new URL(`http://${host}`).hostname : undefined;
-    allowed = hostname !== undefined && (LOCAL_HOSTNAMES.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname));
+    allowed = hostname !== undefined && (LOCAL_HOSTNAMES.has(hostname) || isLoopback(hostname));
     if (hostVerdicts.size >= 256) hostVerdicts.clear();
     hostVerdicts.set(host, allowed);
   }

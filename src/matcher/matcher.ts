@@ -81,7 +81,11 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
   // One small fuse.js index per first letter: typists rarely miss the first letter, and
   // searching ~50 words instead of the whole vocabulary keeps a lookup in microseconds.
   const byInitial = new Map<string, string[]>();
-  for (const word of spellings.keys()) byInitial.set(word[0]!, [...(byInitial.get(word[0]!) ?? []), word]);
+  for (const word of spellings.keys()) {
+    const list = byInitial.get(word[0]!);
+    if (list === undefined) byInitial.set(word[0]!, [word]);
+    else list.push(word);
+  }
   const vocabulary = new Map(
     [...byInitial].map(([initial, list]) => [initial, new Fuse(list, { threshold: TYPO_CANDIDATES, minMatchCharLength: 3 })]),
   );

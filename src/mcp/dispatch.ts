@@ -25,7 +25,10 @@ export interface McpHandler {
 /** What a client is told to wait while the session store is away. */
 export const RETRY_AFTER_SECONDS = 2;
 
-const METHOD_NOT_ALLOWED: McpReply = { status: 405, headers: { allow: 'POST, DELETE' } };
+/** The methods /mcp accepts, for the Allow header of every 405. */
+export const ALLOWED_METHODS = 'POST, DELETE';
+
+const METHOD_NOT_ALLOWED: McpReply = { status: 405, headers: { allow: ALLOWED_METHODS } };
 
 /** The dual-era protocol handler: each message goes to the era it belongs to. */
 export function createMcpHandler(deps: McpDependencies): McpHandler {

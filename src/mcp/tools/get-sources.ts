@@ -64,8 +64,11 @@ export const getSources: Tool = {
     const threshold = args.threshold as number | undefined;
     // Agents ask the same things again and again: answers are remembered per catalog (a reload
     // starts afresh), keyed by the query as sent, since a no-match answer quotes it. Bounded.
-    const cache = answers.get(catalog) ?? new Map<string, ToolResult>();
-    answers.set(catalog, cache);
+    let cache = answers.get(catalog);
+    if (cache === undefined) {
+      cache = new Map<string, ToolResult>();
+      answers.set(catalog, cache);
+    }
     const key = `${threshold ?? ''}\u0000${query}`;
     const known = cache.get(key);
     if (known !== undefined) return known;
