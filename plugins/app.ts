@@ -50,7 +50,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const metrics = createMetrics(sessions, catalog());
 
   const app = Fastify({
-    logger: { level: config.logLevel, stream: options.logStream ?? pino.destination(2) },
+    // Asynchronous writes: under load lines queue behind the write in flight and go out together
+    // instead of one blocking write per request; pino flushes what is left when the process exits.
+    logger: { level: config.logLevel, stream: options.logStream ?? pino.destination({ dest: 2, sync: false }) },
     genReqId: () => randomUUID(),
     // Our request-log plugin writes the one line per request instead.
     logController: new LogController({ disableRequestLogging: true }),

@@ -4,6 +4,7 @@ import { ALLOWED_METHODS, SESSION_HEADER, type McpHandler, type McpReply } from 
 import { envelopeSchema, rejectEnvelope } from '../src/mcp/envelope.js';
 import type { McpHeaders } from '../src/mcp/era.js';
 import { ErrorCode, errorResponse, type JsonRpcMessage } from '../src/mcp/jsonrpc.js';
+import { messageText } from '../src/mcp/stable-json.js';
 import { protect, type LoadProtectionOptions } from './load-protection.js';
 import { toJsonRpcError } from './mcp-errors.js';
 
@@ -13,6 +14,7 @@ export interface McpEndpointOptions {
 }
 
 const JSON_TYPE = 'application/json';
+const JSON_REPLY_TYPE = 'application/json; charset=utf-8';
 const SSE_TYPE = 'text/event-stream';
 
 /** POST /mcp (and DELETE, and 405s): HTTP in, protocol call, HTTP out. */
@@ -101,9 +103,9 @@ function send(reply: FastifyReply, result: McpReply, json: boolean, sse: boolean
   const events = result.events ?? (result.body !== undefined && !json ? [result.body] : undefined);
   if (events !== undefined) {
     if (!sse) return notAcceptable(reply);
-    const stream = events.map((e) => `event: message\ndata: ${JSON.stringify(e)}\n\n`).join('');
+    const stream = events.map((e) => `event: message\ndata: ${messageText(e)}\n\n`).join('');
     // "servers SHOULD include the X-Accel-Buffering: no header" on SSE streams.
     return reply.type(SSE_TYPE).header('cache-control', 'no-cache').header('x-accel-buffering', 'no').send(stream);
   }
-  return result.body === undefined ? reply.send() : reply.send(result.body);
+  return result.body === undefined ? reply.send() : reply.type(JSON_REPLY_TYPE).send(messageText(result.body));
 }

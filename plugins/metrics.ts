@@ -92,8 +92,9 @@ export function createMetrics(sessions: SessionStore, catalog: Catalog): Metrics
 /** GET /metrics (Prometheus text format) and the per-request counters. */
 export const metricsPlugin = fp<{ metrics: Metrics }>(
   async (app, { metrics }) => {
-    app.addHook('onResponse', async (request, reply) => {
+    app.addHook('onResponse', (request, reply, done) => {
       metrics.request(request.routeOptions.url ?? 'unmatched', request.body, reply.statusCode, reply.elapsedTime / 1000);
+      done();
     });
     app.get('/metrics', async (_request, reply) => reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()));
   },

@@ -55,13 +55,14 @@ function forbid(reply: FastifyReply, message: string): FastifyReply {
 export const originPolicy = fp<OriginPolicyOptions>(
   async (app, { allowedOrigins, listenHost }) => {
     const checkHost = isLoopback(listenHost);
-    app.addHook('onRequest', async (request, reply) => {
+    app.addHook('onRequest', (request, reply, done) => {
       const origin = request.headers.origin;
       if (origin !== undefined && !originAllowed(origin, allowedOrigins)) {
-        return forbid(reply, 'Forbidden: this Origin is not allowed');
-      }
-      if (checkHost && !hostAllowed(request.headers.host)) {
-        return forbid(reply, 'Forbidden: this Host is not allowed on a localhost server');
+        forbid(reply, 'Forbidden: this Origin is not allowed');
+      } else if (checkHost && !hostAllowed(request.headers.host)) {
+        forbid(reply, 'Forbidden: this Host is not allowed on a localhost server');
+      } else {
+        done();
       }
     });
     await app.register(cors, {

@@ -11,3 +11,5 @@ const reply = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type
 const app = Fastify({ logger: false });
 app.post('/mcp', async (_request, res) => res.header('content-type', 'application/json').send(reply));
 await app.listen({ host: '127.0.0.1', port: Number(process.env.PORT) });
+// Exit cleanly on SIGTERM so that BENCH_NODE_ARGS="--cpu-prof" can write its profile.
+process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));

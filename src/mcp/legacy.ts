@@ -4,7 +4,7 @@ import { initialize } from './lifecycle.js';
 import { ProtocolError } from './protocol-error.js';
 import { ACCEPTED, type McpDependencies, type McpReply } from './reply.js';
 import { isWellFormedSessionId, type SessionState } from './sessions.js';
-import { callTool, listTools, resultForVersion } from './tools/toolbox.js';
+import { callTool, resultForVersion, toolsListResult } from './tools/toolbox.js';
 import { LEGACY_VERSIONS, isLegacyVersion } from './versions.js';
 
 export const SESSION_HEADER = 'mcp-session-id';
@@ -75,7 +75,7 @@ export function createLegacyHandler(deps: McpDependencies): LegacyHandler {
       const version = session.state.protocolVersion;
       switch (message.method) {
         case 'tools/list':
-          return { status: 200, body: resultResponse(message.id, { tools: listTools(version) }) };
+          return { status: 200, body: resultResponse(message.id, toolsListResult(version)) };
         case 'tools/call':
           return { status: 200, body: resultResponse(message.id, resultForVersion(callTool(message.params, deps.catalog(), deps.onToolResult), version)) };
         default:

@@ -2,6 +2,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { ErrorCode } from './jsonrpc.js';
 import { ProtocolError } from './protocol-error.js';
 import { INSTRUCTIONS, serverInfo } from './server-info.js';
+import { stable } from './stable-json.js';
 import { negotiateVersion } from './versions.js';
 
 const initializeParams = {
@@ -34,13 +35,19 @@ export function initialize(params: unknown, serverVersion: string): Initialized 
     );
   }
   const protocolVersion = negotiateVersion(params.protocolVersion);
-  return {
-    protocolVersion,
-    result: {
+  const key = `${protocolVersion} ${serverVersion}`;
+  let result = results.get(key);
+  if (result === undefined) {
+    result = stable({
       protocolVersion,
       capabilities: { tools: {} },
       serverInfo: serverInfo(protocolVersion, serverVersion),
       instructions: INSTRUCTIONS,
-    },
-  };
+    });
+    results.set(key, result);
+  }
+  return { protocolVersion, result };
 }
+
+/** One InitializeResult per negotiated version: a handful at most. */
+const results = new Map<string, Record<string, unknown>>();

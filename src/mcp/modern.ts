@@ -4,6 +4,7 @@ import { ErrorCode, isRequest, resultResponse, type JsonRpcMessage, type JsonRpc
 import { ProtocolError } from './protocol-error.js';
 import { ACCEPTED, type McpDependencies, type McpReply } from './reply.js';
 import { INSTRUCTIONS, serverInfo } from './server-info.js';
+import { derived, stable } from './stable-json.js';
 import { callTool, listTools, resultForVersion } from './tools/toolbox.js';
 import { MODERN_VERSION, SUPPORTED_VERSIONS, isModernVersion } from './versions.js';
 
@@ -19,22 +20,27 @@ const UnsupportedProtocolVersion = -32022;
 /** The 2026-07-28 era: every request stands alone, described by its `_meta` envelope and headers. */
 export function createModernHandler(deps: McpDependencies): (message: JsonRpcMessage, headers: McpHeaders) => Promise<McpReply> {
   const info = serverInfo(MODERN_VERSION, deps.serverVersion);
-  const complete = (result: Record<string, unknown>) => ({ ...result, resultType: 'complete', _meta: { [META.serverInfo]: info } });
+  const complete = (result: Record<string, unknown>) => stable({ ...result, resultType: 'complete', _meta: { [META.serverInfo]: info } });
+  const discovery = complete({
+    supportedVersions: SUPPORTED_VERSIONS,
+    capabilities: { tools: {} },
+    instructions: INSTRUCTIONS,
+    ttlMs: LIST_TTL_MS,
+    cacheScope: 'public',
+  });
+  const toolList = complete({ tools: listTools(MODERN_VERSION), ttlMs: LIST_TTL_MS, cacheScope: 'public' });
+  const completeView = `complete ${deps.serverVersion}`;
 
   function dispatch(request: JsonRpcRequest): McpReply {
     switch (request.method) {
       case 'server/discover':
-        return ok(request, complete({
-          supportedVersions: SUPPORTED_VERSIONS,
-          capabilities: { tools: {} },
-          instructions: INSTRUCTIONS,
-          ttlMs: LIST_TTL_MS,
-          cacheScope: 'public',
-        }));
+        return ok(request, discovery);
       case 'tools/list':
-        return ok(request, complete({ tools: listTools(MODERN_VERSION), ttlMs: LIST_TTL_MS, cacheScope: 'public' }));
-      case 'tools/call':
-        return ok(request, complete(resultForVersion(callTool(request.params, deps.catalog(), deps.onToolResult), MODERN_VERSION)));
+        return ok(request, toolList);
+      case 'tools/call': {
+        const result = callTool(request.params, deps.catalog(), deps.onToolResult);
+        return ok(request, derived(result, completeView, () => complete(resultForVersion(result, MODERN_VERSION))));
+      }
       case 'subscriptions/listen':
         return listen(request);
       default:

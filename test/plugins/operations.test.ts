@@ -23,6 +23,11 @@ t.test('reload swaps in a new registry, re-signed; a bad one leaves the old in p
   const { file, data, write } = await registryCopy();
   const app = await build(t, { registryPath: file });
   const first = (await app.inject({ method: 'GET', url: '/registry/signature' })).json();
+  // Answers are remembered per registry: ask before the reload so that a stale answer would show.
+  const before = await openSession(app);
+  t.match((await callTool(app, before, 'get_sources', { query: 'learn rust' })).json.result?.content[0]?.text, /Registry version: 1\.0\.0/);
+  t.match((await callTool(app, before, 'list_categories', {})).json.result?.content[0]?.text, /registry version 1\.0\.0/);
+  t.match((await callTool(app, before, 'get_provenance', {})).json.result?.content[0]?.text, new RegExp(`\\(RFC 8785\\): ${first.sha256}`));
 
   const next = structuredClone(data);
   next.version = '1.1.0';
@@ -36,6 +41,9 @@ t.test('reload swaps in a new registry, re-signed; a bad one leaves the old in p
   t.equal(second.publicKey, first.publicKey);
   const session = await openSession(app);
   t.match((await callTool(app, session, 'get_sources', { query: 'learn rust' })).json.result?.content[0]?.text, /Learning Rust, reviewed again\./);
+  t.match((await callTool(app, before, 'get_sources', { query: 'learn rust' })).json.result?.content[0]?.text, /Registry version: 1\.1\.0/, 'a remembered answer is not served after a reload');
+  t.match((await callTool(app, before, 'list_categories', {})).json.result?.content[0]?.text, /registry version 1\.1\.0/);
+  t.match((await callTool(app, before, 'get_provenance', {})).json.result?.content[0]?.text, new RegExp(`\\(RFC 8785\\): ${second.sha256}`));
 
   const broken = structuredClone(next);
   broken.version = '9.9.9';

@@ -1,4 +1,4 @@
-import { NO_ARGUMENTS, READ_ONLY, answer, schema, type Tool } from './tool.js';
+import { NO_ARGUMENTS, READ_ONLY, answer, oncePerCatalog, schema, type Tool } from './tool.js';
 
 export const getEndorsements: Tool = {
   definition: {
@@ -18,7 +18,7 @@ export const getEndorsements: Tool = {
     annotations: READ_ONLY,
   },
 
-  run(_args, { registry }) {
+  run: oncePerCatalog(({ registry }) => {
     const endorsements = registry.endorsements.map(({ name, pubkey, url, since }) => ({ name, pubkey, url, since }));
     const n = endorsements.length;
     const text =
@@ -29,5 +29,5 @@ export const getEndorsements: Tool = {
             .map((e, i) => [`${i + 1}. ${e.name}`, `   Public key: ${e.pubkey}`, `   URL: ${e.url}`, `   Since: ${e.since}`].join('\n'))
             .join('\n\n');
     return answer(text, { registryVersion: registry.version, endorsements });
-  },
+  }),
 };

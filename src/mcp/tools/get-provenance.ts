@@ -1,5 +1,5 @@
 import { ALGORITHM, CANONICALIZATION } from '../../provenance/signature.js';
-import { NO_ARGUMENTS, READ_ONLY, answer, schema, type Tool } from './tool.js';
+import { NO_ARGUMENTS, READ_ONLY, answer, oncePerCatalog, schema, type Tool } from './tool.js';
 
 function verificationSteps(publicKey: string): string[] {
   return [
@@ -38,7 +38,7 @@ export const getProvenance: Tool = {
     annotations: READ_ONLY,
   },
 
-  run(_args, { registry, signed }) {
+  run: oncePerCatalog(({ registry, signed }) => {
     const categories = Object.keys(registry.categories).length;
     const steps = verificationSteps(signed.publicKey);
     const text = [
@@ -70,5 +70,5 @@ export const getProvenance: Tool = {
       },
       verification: steps,
     });
-  },
+  }),
 };

@@ -1,4 +1,4 @@
-import { NO_ARGUMENTS, READ_ONLY, answer, schema, type Tool } from './tool.js';
+import { NO_ARGUMENTS, READ_ONLY, answer, oncePerCatalog, schema, type Tool } from './tool.js';
 
 export const listCategories: Tool = {
   definition: {
@@ -18,7 +18,7 @@ export const listCategories: Tool = {
     annotations: READ_ONLY,
   },
 
-  run(_args, { registry }) {
+  run: oncePerCatalog(({ registry }) => {
     const categories = Object.keys(registry.categories)
       .sort()
       .map((slug) => {
@@ -31,5 +31,5 @@ export const listCategories: Tool = {
         : `${categories.length} categories (registry version ${registry.version}):\n\n` +
           categories.map((c) => [`${c.slug}: ${c.name}`, `   Tags: ${c.tags.join(', ')}`, `   ${c.description}`].join('\n')).join('\n\n');
     return answer(text, { registryVersion: registry.version, categories });
-  },
+  }),
 };

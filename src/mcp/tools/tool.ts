@@ -1,4 +1,5 @@
 import type { Catalog } from '../../catalog.js';
+import { deepFreeze } from '../../registry/validate.js';
 
 /** What a tool reads: one registry, its matcher and its signature. */
 export type { Catalog };
@@ -67,3 +68,19 @@ export const schema = {
     return { type: 'object', properties, required, additionalProperties: false };
   },
 } as const;
+
+/**
+ * For tools whose answer depends on the registry alone: built once per catalog (a reload
+ * brings a new catalog, so a new answer), frozen, and shared by every call.
+ */
+export function oncePerCatalog(build: (catalog: Catalog) => ToolResult): Tool['run'] {
+  const built = new WeakMap<Catalog, ToolResult>();
+  return (_args, catalog) => {
+    let result = built.get(catalog);
+    if (result === undefined) {
+      result = deepFreeze(build(catalog));
+      built.set(catalog, result);
+    }
+    return result;
+  };
+}

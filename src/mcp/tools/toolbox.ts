@@ -1,6 +1,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { ErrorCode } from '../jsonrpc.js';
 import { ProtocolError } from '../protocol-error.js';
+import { derived, stable } from '../stable-json.js';
 import { atLeast } from '../versions.js';
 import { getEndorsements } from './get-endorsements.js';
 import { getProvenance } from './get-provenance.js';
@@ -42,11 +43,21 @@ function buildList(version: string): Record<string, unknown>[] {
   });
 }
 
-/** A tool result as the negotiated version knows it: structuredContent arrived in 2025-06-18. */
+/** The tools/list result for a version, built once. */
+export function toolsListResult(version: string): Record<string, unknown> {
+  return derived(listTools(version), 'result', () => stable({ tools: listTools(version) }));
+}
+
+/**
+ * A tool result as the negotiated version knows it (structuredContent arrived in 2025-06-18),
+ * built once per version while the result is remembered.
+ */
 export function resultForVersion(result: ToolResult, version: string): Record<string, unknown> {
-  if (atLeast(version, '2025-06-18') || result.structuredContent === undefined) return { ...result };
-  const { structuredContent: _dropped, ...older } = result;
-  return older;
+  return derived(result, version, () => {
+    if (atLeast(version, '2025-06-18') || result.structuredContent === undefined) return stable({ ...result });
+    const { structuredContent: _dropped, ...older } = result;
+    return stable(older);
+  });
 }
 
 /** Runs `tools/call` params. Protocol problems throw ProtocolError; tool problems come back as isError results. */
