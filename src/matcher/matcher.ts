@@ -36,6 +36,8 @@ const TYPO_CANDIDATES = 0.45;
 const MIN_TYPO_LENGTH = 5;
 /** How many unknown words' corrections the matcher remembers. */
 const MAX_REMEMBERED_WORDS = 10_000;
+/** How many rankings (by normalised query) the matcher remembers. */
+const MAX_REMEMBERED_RANKINGS = 5_000;
 /** A curated keyword (a tool name, jargon) says more about the topic than an everyday word. */
 const KEYWORD_BONUS = 3;
 /**
@@ -93,6 +95,9 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
   // Misspelt and unknown words recur across queries; remembering what each resolved to spares
   // fuse.js the same search. Bounded: emptied when full, so memory stays flat under any traffic.
   const corrections = new Map<string, Hit | null>();
+  // Agents ask the same things in different case and punctuation: rankings are remembered by
+  // normalised query. Bounded the same way.
+  const rankings = new Map<string, readonly MatchCandidate[]>();
 
   function resolve(word: string): Hit | undefined {
     const exact = stem(word);
@@ -189,7 +194,14 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
       if (words.length === 0) {
         return { kind: 'no-match', reason: 'empty-query', closest: null, threshold };
       }
-      const [best, second] = rank(words);
+      const key = words.join(' ');
+      let ranking = rankings.get(key);
+      if (ranking === undefined) {
+        ranking = Object.freeze(rank(words).map((c) => Object.freeze(c)));
+        if (rankings.size >= MAX_REMEMBERED_RANKINGS) rankings.clear();
+        rankings.set(key, ranking);
+      }
+      const [best, second] = ranking;
       if (best === undefined || best.score === 0 || best.score < threshold) {
         return { kind: 'no-match', reason: 'below-threshold', closest: best ?? null, threshold };
       }

@@ -108,3 +108,17 @@ t.test('a 2,000-character query returns an answer', async (t) => {
   t.equal(matcher.match(long).kind, 'match');
   t.equal(matcher.match('x'.repeat(2000)).kind, 'no-match');
 });
+
+t.test('a query in other case and punctuation is ranked alike, and remembered rankings cannot be damaged', async (t) => {
+  const fresh = buildMatcher(registry);
+  const first = fresh.match('learn rust programming');
+  t.same(fresh.match('LEARN Rust, programming?!'), first);
+  if (first.kind !== 'match' || first.runnerUp === null) throw new Error('expected a match with a runner-up');
+  t.throws(() => {
+    (first.runnerUp as { score: number }).score = 1;
+  }, TypeError, 'a caller cannot change what the next caller is told');
+  // Past the bound the remembered rankings are emptied, and answers stay the same.
+  for (let i = 0; i < 5_100; i++) fresh.match(`rust ownership lesson ${i}`);
+  t.same(fresh.match('learn rust programming'), first);
+  t.same(fresh.match('quantum physics supercollider'), matcher.match('quantum physics supercollider'));
+});
