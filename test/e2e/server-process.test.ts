@@ -65,6 +65,7 @@ t.test('the built server serves, logs only to stderr, and exits 0 on SIGTERM', a
   t.equal(await server.code, 0, 'graceful exit');
   t.equal(server.stdout(), '', 'stdout stays empty');
   t.match(server.stderr(), /"msg":"request"/, 'request lines went to stderr');
+  t.match(server.stderr(), /"msg":"shutting down"/, 'the last line is flushed before the process exits');
 });
 
 t.test('an invalid variable stops start-up with exit 1 and one clear line', async (t) => {
