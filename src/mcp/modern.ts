@@ -5,7 +5,7 @@ import { ProtocolError } from './protocol-error.js';
 import { ACCEPTED, type McpDependencies, type McpReply } from './reply.js';
 import { INSTRUCTIONS, serverInfo } from './server-info.js';
 import { derived, stable } from './stable-json.js';
-import { callTool, listTools, resultForVersion } from './tools/toolbox.js';
+import { callTool, listTools, viewForVersion } from './tools/toolbox.js';
 import { MODERN_VERSION, SUPPORTED_VERSIONS, isModernVersion } from './versions.js';
 
 /** How long clients may cache tools/list and server/discover: the tool list only changes with a new release. */
@@ -39,7 +39,7 @@ export function createModernHandler(deps: McpDependencies): (message: JsonRpcMes
         return ok(request, toolList);
       case 'tools/call': {
         const result = callTool(request.params, deps.catalog(), deps.onToolResult);
-        return ok(request, derived(result, completeView, () => complete(resultForVersion(result, MODERN_VERSION))));
+        return ok(request, derived(result, completeView, () => complete(viewForVersion(result, MODERN_VERSION))));
       }
       case 'subscriptions/listen':
         return listen(request);

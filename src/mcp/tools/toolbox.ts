@@ -48,16 +48,16 @@ export function toolsListResult(version: string): Record<string, unknown> {
   return derived(listTools(version), 'result', () => stable({ tools: listTools(version) }));
 }
 
-/**
- * A tool result as the negotiated version knows it (structuredContent arrived in 2025-06-18),
- * built once per version while the result is remembered.
- */
+/** A tool result as the negotiated version knows it: structuredContent arrived in 2025-06-18. */
+export function viewForVersion(result: ToolResult, version: string): Record<string, unknown> {
+  if (atLeast(version, '2025-06-18') || result.structuredContent === undefined) return { ...result };
+  const { structuredContent: _dropped, ...older } = result;
+  return older;
+}
+
+/** viewForVersion, built once per version while the result is remembered, with its JSON text. */
 export function resultForVersion(result: ToolResult, version: string): Record<string, unknown> {
-  return derived(result, version, () => {
-    if (atLeast(version, '2025-06-18') || result.structuredContent === undefined) return stable({ ...result });
-    const { structuredContent: _dropped, ...older } = result;
-    return stable(older);
-  });
+  return derived(result, version, () => stable(viewForVersion(result, version)));
 }
 
 /** Runs `tools/call` params. Protocol problems throw ProtocolError; tool problems come back as isError results. */
