@@ -1,7 +1,8 @@
 import rateLimit from '@fastify/rate-limit';
 import underPressure from '@fastify/under-pressure';
 import type { FastifyInstance } from 'fastify';
-import { ErrorCode, errorResponse } from '../src/mcp/jsonrpc.js';
+import { Failures } from '../src/mcp/errors.js';
+import { OwnErrorCode, sendFailure } from './http-errors.js';
 
 export interface LoadProtectionOptions {
   /** Requests per client per window; 0 turns rate limiting off. */
@@ -10,10 +11,6 @@ export interface LoadProtectionOptions {
   readonly maxEventLoopDelayMs: number;
   readonly maxHeapUsedBytes: number;
 }
-
-/** Application-defined, outside the JSON-RPC reserved range as the MCP spec asks. */
-export const RATE_LIMITED = -31429;
-const SHED_RETRY_AFTER_SECONDS = 5;
 
 /**
  * Per-client rate limiting and load shedding for the routes registered after it in the same
@@ -25,11 +22,8 @@ export async function protect(app: FastifyInstance, options: LoadProtectionOptio
     await app.register(underPressure, {
       maxEventLoopDelay: options.maxEventLoopDelayMs,
       maxHeapUsedBytes: options.maxHeapUsedBytes,
-      pressureHandler: (_request, reply) => {
-        reply
-          .code(503)
-          .header('retry-after', String(SHED_RETRY_AFTER_SECONDS))
-          .send(errorResponse(undefined, { code: ErrorCode.InternalError, message: 'Service unavailable: the server is overloaded; retry shortly' }));
+      pressureHandler: (request, reply) => {
+        sendFailure(request, reply, Failures.overloaded);
       },
     });
   }
@@ -41,7 +35,7 @@ export async function protect(app: FastifyInstance, options: LoadProtectionOptio
       keyGenerator: (request) => request.ip,
       errorResponseBuilder: (_request, context) => ({
         statusCode: 429,
-        code: 'THREEGS_RATE_LIMITED',
+        code: OwnErrorCode.RateLimited,
         message: `Too many requests: at most ${context.max} per ${context.after}; retry after ${Math.ceil(context.ttl / 1000)} s`,
       }),
     });

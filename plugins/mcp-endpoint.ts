@@ -1,12 +1,15 @@
 import accepts from '@fastify/accepts';
-import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import sjson from 'secure-json-parse';
 import { ALLOWED_METHODS, SESSION_HEADER, type McpHandler, type McpReply } from '../src/mcp/dispatch.js';
 import { envelopeSchema, rejectEnvelope } from '../src/mcp/envelope.js';
 import type { McpHeaders } from '../src/mcp/era.js';
-import { ErrorCode, errorResponse, type JsonRpcMessage } from '../src/mcp/jsonrpc.js';
+import { Failures } from '../src/mcp/errors.js';
+import type { JsonRpcMessage } from '../src/mcp/jsonrpc.js';
 import { messageText } from '../src/mcp/stable-json.js';
+import { BoundedMemo } from '../src/util/bounded-memo.js';
+import { OwnErrorCode, ownError, sendFailure } from './http-errors.js';
 import { protect, type LoadProtectionOptions } from './load-protection.js';
-import { toJsonRpcError } from './mcp-errors.js';
 
 export interface McpEndpointOptions {
   readonly handler: McpHandler;
@@ -19,11 +22,6 @@ const SSE_TYPE = 'text/event-stream';
 
 /** POST /mcp (and DELETE, and 405s): HTTP in, protocol call, HTTP out. */
 export const mcpEndpoint: FastifyPluginAsync<McpEndpointOptions> = async (app, { handler, protection }) => {
-  app.setErrorHandler<FastifyError>((error, request, reply) => {
-    const mapped = toJsonRpcError(error);
-    if (mapped.status >= 500) request.log.error({ err: error }, 'mcp endpoint failed');
-    return reply.code(mapped.status).send(mapped.body);
-  });
   await app.register(accepts);
   await protect(app, protection);
 
@@ -31,26 +29,30 @@ export const mcpEndpoint: FastifyPluginAsync<McpEndpointOptions> = async (app, {
   app.removeContentTypeParser('text/plain');
   // Some clients send DELETE with Content-Type: application/json and no body; Fastify's own
   // parser rejects that before any handler runs. An empty POST is still a parse error.
-  const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    // We do not decode compressed bodies: say so, rather than call the bytes invalid JSON.
+    const encoding = request.headers['content-encoding'];
+    if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') return done(ownError(OwnErrorCode.UnsupportedEncoding), undefined);
     if (body === '' && request.method !== 'POST') return done(null, undefined);
-    parseJson(request, body as string, done);
+    const parsed = parseMessage(body as string);
+    if (parsed instanceof Error) done(parsed, undefined);
+    else done(null, parsed);
   });
 
   app.post('/mcp', { schema: { body: envelopeSchema }, attachValidation: true }, async (request, reply) => {
     // JSON whenever the client accepts it; a missing Accept or */* counts, so plain curl works.
     const { json, sse } = negotiate(request);
-    if (!json && !sse) return notAcceptable(reply);
+    if (!json && !sse) return sendFailure(request, reply, Failures.notAcceptable);
     if (request.validationError) {
       const rejection = rejectEnvelope(request.body);
       return reply.code(rejection.status).send(rejection.body);
     }
     const result = await handler.handle({ message: request.body as JsonRpcMessage, headers: mcpHeaders(request) });
-    return send(reply, result, json, sse);
+    return send(request, reply, result, json, sse);
   });
 
-  app.delete('/mcp', async (request, reply) => send(reply, await handler.endSession(mcpHeaders(request)), true, false));
+  app.delete('/mcp', async (request, reply) => send(request, reply, await handler.endSession(mcpHeaders(request)), true, false));
 
   // "The server MUST either return Content-Type: text/event-stream in response to this HTTP GET,
   // or else return HTTP 405 Method Not Allowed": we never push server-initiated messages.
@@ -61,19 +63,33 @@ export const mcpEndpoint: FastifyPluginAsync<McpEndpointOptions> = async (app, {
   });
 };
 
-/** Clients send a handful of distinct Accept headers: negotiate each once. Bounded. */
-const negotiated = new Map<string, { json: boolean; sse: boolean }>();
+/** Clients send a handful of distinct Accept headers: negotiate each once. */
+const negotiated = new BoundedMemo<string, { json: boolean; sse: boolean }>(256);
 
 function negotiate(request: FastifyRequest): { json: boolean; sse: boolean } {
-  const key = request.headers.accept ?? '';
-  let answer = negotiated.get(key);
-  if (answer === undefined) {
+  return negotiated.get(request.headers.accept ?? '', () => {
     const accept = request.accepts();
-    answer = { json: accept.type(JSON_TYPE) !== false, sse: accept.type(SSE_TYPE) !== false };
-    if (negotiated.size >= 256) negotiated.clear();
-    negotiated.set(key, answer);
+    return { json: accept.type(JSON_TYPE) !== false, sse: accept.type(SSE_TYPE) !== false };
+  });
+}
+
+/**
+ * JSON.parse, refusing `__proto__` and `constructor.prototype` keys (secure-json-parse, as
+ * Fastify's own parser does) but saying which of the two went wrong: Fastify's parser calls both
+ * "invalid JSON".
+ */
+function parseMessage(text: string): unknown {
+  try {
+    return sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }) as unknown;
+  } catch {
+    // Only on the failure path: was it the JSON, or a key we refuse?
+    try {
+      JSON.parse(text);
+    } catch {
+      return ownError(OwnErrorCode.InvalidJson);
+    }
+    return ownError(OwnErrorCode.ForbiddenKey);
   }
-  return answer;
 }
 
 function header(request: FastifyRequest, name: string): string | undefined {
@@ -90,19 +106,13 @@ function mcpHeaders(request: FastifyRequest): McpHeaders {
   };
 }
 
-function notAcceptable(reply: FastifyReply): FastifyReply {
-  return reply
-    .code(406)
-    .send(errorResponse(undefined, { code: ErrorCode.InvalidRequest, message: 'Not Acceptable: accept application/json or text/event-stream' }));
-}
-
 /** A single JSON body when the client takes JSON; otherwise, or for a stream of messages, SSE. */
-function send(reply: FastifyReply, result: McpReply, json: boolean, sse: boolean): FastifyReply {
+function send(request: FastifyRequest, reply: FastifyReply, result: McpReply, json: boolean, sse: boolean): FastifyReply {
   reply.code(result.status);
   if (result.headers) reply.headers(result.headers);
   const events = result.events ?? (result.body !== undefined && !json ? [result.body] : undefined);
   if (events !== undefined) {
-    if (!sse) return notAcceptable(reply);
+    if (!sse) return sendFailure(request, reply, Failures.notAcceptable);
     const stream = events.map((e) => `event: message\ndata: ${messageText(e)}\n\n`).join('');
     // "servers SHOULD include the X-Accel-Buffering: no header" on SSE streams.
     return reply.type(SSE_TYPE).header('cache-control', 'no-cache').header('x-accel-buffering', 'no').send(stream);

@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Catalog, ReloadOutcome } from '../src/catalog.js';
-import type { SessionStore } from '../src/mcp/sessions.js';
+import type { SessionStore } from '../src/sessions/store.js';
 import type { ToolResult } from '../src/mcp/tools/tool.js';
 import { rpcSummary } from './rpc-summary.js';
 

@@ -1,7 +1,8 @@
 import cors from '@fastify/cors';
-import type { FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
-import { ErrorCode, errorResponse } from '../src/mcp/jsonrpc.js';
+import { Failures } from '../src/mcp/errors.js';
+import { BoundedMemo } from '../src/util/bounded-memo.js';
+import { isMcpRequest, sendFailure } from './http-errors.js';
 
 export interface OriginPolicyOptions {
   /** Exact origins allowed besides localhost ones. */
@@ -28,24 +29,21 @@ export function isLoopback(host: string): boolean {
 /** A Host header naming this machine by a localhost name, on any port. */
 export function hostAllowed(host: string | undefined): boolean {
   if (host === undefined) return false;
-  let allowed = hostVerdicts.get(host);
-  if (allowed === undefined) {
+  return hostVerdicts.get(host, () => {
     const hostname = URL.canParse(`http://${host}`) ? new URL(`http://${host}`).hostname : undefined;
-    allowed = hostname !== undefined && (LOCAL_HOSTNAMES.has(hostname) || isLoopback(hostname));
-    if (hostVerdicts.size >= 256) hostVerdicts.clear();
-    hostVerdicts.set(host, allowed);
-  }
-  return allowed;
+    return hostname !== undefined && (LOCAL_HOSTNAMES.has(hostname) || isLoopback(hostname));
+  });
 }
 
-/** Every request carries a Host header, nearly always the same one: judge each value once. Bounded. */
-const hostVerdicts = new Map<string, boolean>();
-
-function forbid(reply: FastifyReply, message: string): FastifyReply {
-  return reply.code(403).send(errorResponse(undefined, { code: ErrorCode.InvalidRequest, message }));
-}
+/** Every request carries a Host header, nearly always the same one: judge each value once. */
+const hostVerdicts = new BoundedMemo<string, boolean>(256);
 
 /**
+ * Where each check protects: a foreign Origin is refused on the MCP endpoint, the one route with
+ * effects (a browser page elsewhere reads no other route: CORS gives it no access). On a loopback
+ * bind the Host check guards every route, since a DNS-rebinding page is same-origin to the browser
+ * and CORS no longer stands in its way. Refusals answer in the route family's error shape.
+ *
  * One allow-list for two jobs. @fastify/cors only decides which response headers a browser
  * sees; it blocks nothing. The 403 is ours: "If the Origin header is present and invalid,
  * servers MUST respond with HTTP 403 Forbidden" (transports, 2025-11-25 and 2026-07-28).
@@ -57,10 +55,10 @@ export const originPolicy = fp<OriginPolicyOptions>(
     const checkHost = isLoopback(listenHost);
     app.addHook('onRequest', (request, reply, done) => {
       const origin = request.headers.origin;
-      if (origin !== undefined && !originAllowed(origin, allowedOrigins)) {
-        forbid(reply, 'Forbidden: this Origin is not allowed');
+      if (origin !== undefined && isMcpRequest(request) && !originAllowed(origin, allowedOrigins)) {
+        sendFailure(request, reply, Failures.forbiddenOrigin);
       } else if (checkHost && !hostAllowed(request.headers.host)) {
-        forbid(reply, 'Forbidden: this Host is not allowed on a localhost server');
+        sendFailure(request, reply, Failures.forbiddenHost);
       } else {
         done();
       }

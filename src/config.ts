@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import { join } from 'node:path';
 import envSchema from 'env-schema';
 import type { ErrorObject } from 'ajv';
+import { StartupError } from './errors.js';
 import { projectRoot } from './project.js';
 import { parseSeed } from './provenance/keys.js';
 
@@ -38,9 +39,9 @@ export interface Config {
 }
 
 /** A configuration that must stop start-up; the message names the variable and the rule. */
-export class ConfigError extends Error {
+export class ConfigError extends StartupError {
   constructor(message: string) {
-    super(message);
+    super('THREEGS_CONFIG', message);
     this.name = 'ConfigError';
   }
 }

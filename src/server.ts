@@ -1,8 +1,7 @@
 import closeWithGrace from 'close-with-grace';
-import { buildApp } from '../plugins/app.js';
-import { ConfigError, loadConfig } from './config.js';
-import { RedisUnreachable } from './mcp/redis-sessions.js';
-import { RegistryError } from './registry/load.js';
+import { buildApp } from './app.js';
+import { loadConfig } from './config.js';
+import { StartupError } from './errors.js';
 
 /** Process entry only: configuration, the app, listening, reloads and a graceful exit. */
 async function main(): Promise<void> {
@@ -23,10 +22,7 @@ async function main(): Promise<void> {
 
 main().catch((err: unknown) => {
   // Start-up problems are the operator's to fix: one clear line, no stack trace.
-  if (err instanceof ConfigError || err instanceof RegistryError || err instanceof RedisUnreachable) {
-    process.stderr.write(`three-good-sources: ${err.message}\n`);
-  } else {
-    process.stderr.write(`three-good-sources: cannot start: ${(err as Error).message}\n`);
-  }
+  const message = err instanceof StartupError ? err.message : `cannot start: ${err instanceof Error ? err.message : String(err)}`;
+  process.stderr.write(`three-good-sources: ${message}\n`);
   process.exit(1);
 });

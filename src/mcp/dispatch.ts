@@ -1,10 +1,10 @@
 import { eraOf, type McpHeaders } from './era.js';
-import { ErrorCode, errorResponse, isRequest, type JsonRpcMessage } from './jsonrpc.js';
+import { Failures, ProtocolError, failureBody } from './errors.js';
+import { errorResponse, isRequest, type JsonRpcMessage } from './jsonrpc.js';
 import { createLegacyHandler } from './legacy.js';
 import { createModernHandler } from './modern.js';
-import { ProtocolError } from './protocol-error.js';
 import type { McpDependencies, McpReply } from './reply.js';
-import { SessionStoreUnavailable } from './sessions.js';
+import { SessionStoreUnavailable } from '../sessions/store.js';
 import { isModernVersion } from './versions.js';
 
 export { SESSION_HEADER } from './legacy.js';
@@ -22,9 +22,6 @@ export interface McpHandler {
   endSession(headers: McpHeaders): Promise<McpReply>;
 }
 
-/** What a client is told to wait while the session store is away. */
-export const RETRY_AFTER_SECONDS = 2;
-
 /** The methods /mcp accepts, for the Allow header of every 405. */
 export const ALLOWED_METHODS = 'POST, DELETE';
 
@@ -41,11 +38,8 @@ export function createMcpHandler(deps: McpDependencies): McpHandler {
     } catch (err) {
       const replyId = id !== undefined && isRequest(id) ? id.id : undefined;
       if (err instanceof SessionStoreUnavailable) {
-        return {
-          status: 503,
-          body: errorResponse(replyId, { code: ErrorCode.InternalError, message: 'Service unavailable: sessions cannot be reached right now; retry shortly' }),
-          headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
-        };
+        const unavailable = Failures.sessionsUnavailable;
+        return { status: unavailable.status, body: failureBody(unavailable, replyId), headers: unavailable.headers };
       }
       if (!(err instanceof ProtocolError)) throw err;
       return { status: err.httpStatus, body: errorResponse(replyId, err.toJsonRpc()) };

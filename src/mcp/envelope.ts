@@ -1,4 +1,8 @@
-import { ErrorCode, errorResponse, readableId, type JsonRpcResponse } from './jsonrpc.js';
+import { ErrorCode } from './errors.js';
+import { errorResponse, readableId, type JsonRpcResponse } from './jsonrpc.js';
+
+/** The largest message we read: a tool call with its arguments is a few kilobytes at most. */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /**
  * JSON Schema of one JSON-RPC request or notification, as the HTTP layer validates it.

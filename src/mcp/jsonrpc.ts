@@ -26,18 +26,6 @@ export type JsonRpcResponse =
   | { readonly jsonrpc: '2.0'; readonly id: JsonRpcId; readonly result: Record<string, unknown> }
   | { readonly jsonrpc: '2.0'; readonly id?: JsonRpcId; readonly error: JsonRpcErrorObject };
 
-export const ErrorCode = {
-  ParseError: -32700,
-  InvalidRequest: -32600,
-  MethodNotFound: -32601,
-  InvalidParams: -32602,
-  InternalError: -32603,
-  /** Implementation-defined (legacy range), as the official SDK uses it. */
-  SessionNotFound: -32001,
-  /** Implementation-defined (legacy range): a request before `initialize`. */
-  NotInitialized: -32002,
-} as const;
-
 export function isRequest(message: JsonRpcMessage): message is JsonRpcRequest {
   return 'id' in message;
 }

@@ -1,9 +1,9 @@
 import type { McpHeaders } from './era.js';
-import { ErrorCode, isRequest, resultResponse, type JsonRpcMessage } from './jsonrpc.js';
+import { ErrorCode, ProtocolError } from './errors.js';
+import { isRequest, resultResponse, type JsonRpcMessage } from './jsonrpc.js';
 import { initialize } from './lifecycle.js';
-import { ProtocolError } from './protocol-error.js';
 import { ACCEPTED, type McpDependencies, type McpReply } from './reply.js';
-import { isWellFormedSessionId, type SessionState } from './sessions.js';
+import { isWellFormedSessionId, type SessionState } from '../sessions/store.js';
 import { callTool, resultForVersion, toolsListResult } from './tools/toolbox.js';
 import { LEGACY_VERSIONS, isLegacyVersion } from './versions.js';
 

@@ -1,6 +1,5 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { ErrorCode } from './jsonrpc.js';
-import { ProtocolError } from './protocol-error.js';
+import { ErrorCode, ProtocolError } from './errors.js';
 import { INSTRUCTIONS, serverInfo } from './server-info.js';
 import { stable } from './stable-json.js';
 import { negotiateVersion } from './versions.js';

@@ -1,7 +1,7 @@
 import { META, requestMeta, type McpHeaders } from './era.js';
 import { decodeHeaderValue } from './header-values.js';
-import { ErrorCode, isRequest, resultResponse, type JsonRpcMessage, type JsonRpcRequest } from './jsonrpc.js';
-import { ProtocolError } from './protocol-error.js';
+import { ErrorCode, ProtocolError } from './errors.js';
+import { isRequest, resultResponse, type JsonRpcMessage, type JsonRpcRequest } from './jsonrpc.js';
 import { ACCEPTED, type McpDependencies, type McpReply } from './reply.js';
 import { INSTRUCTIONS, serverInfo } from './server-info.js';
 import { derived, stable } from './stable-json.js';
@@ -11,11 +11,15 @@ import { MODERN_VERSION, SUPPORTED_VERSIONS, isModernVersion } from './versions.
 /** How long clients may cache tools/list and server/discover: the tool list only changes with a new release. */
 export const LIST_TTL_MS = 600_000;
 
-/** Methods whose `Mcp-Name` header mirrors `params.name` or `params.uri`. */
-const NAMED: Readonly<Record<string, 'name' | 'uri'>> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
-
-const HeaderMismatch = -32020;
-const UnsupportedProtocolVersion = -32022;
+/**
+ * Methods whose `Mcp-Name` header mirrors `params.name` or `params.uri`. A Map, not an object
+ * literal: a method named `toString` or `__proto__` must find nothing here, not Object's own.
+ */
+const NAMED: ReadonlyMap<string, 'name' | 'uri'> = new Map([
+  ['tools/call', 'name'],
+  ['prompts/get', 'name'],
+  ['resources/read', 'uri'],
+]);
 
 /** The 2026-07-28 era: every request stands alone, described by its `_meta` envelope and headers. */
 export function createModernHandler(deps: McpDependencies): (message: JsonRpcMessage, headers: McpHeaders) => Promise<McpReply> {
@@ -93,13 +97,13 @@ function checkEnvelope(request: JsonRpcRequest, headers: McpHeaders): void {
   // "If the server does not implement the requested protocol version ... it MUST respond with
   // 400 Bad Request and an UnsupportedProtocolVersionError listing its supported versions."
   if (!isModernVersion(version)) {
-    throw new ProtocolError(UnsupportedProtocolVersion, 'Unsupported protocol version', 400, { supported: SUPPORTED_VERSIONS, requested: version });
+    throw new ProtocolError(ErrorCode.UnsupportedProtocolVersion, 'Unsupported protocol version', 400, { supported: SUPPORTED_VERSIONS, requested: version });
   }
   if (headers.method === undefined) throw mismatch('Mcp-Method header is missing');
   if (headers.method !== request.method) {
     throw mismatch(`Mcp-Method header "${clip(headers.method)}" does not match body method "${clip(request.method)}"`);
   }
-  const field = NAMED[request.method];
+  const field = NAMED.get(request.method);
   if (field !== undefined) {
     const bodyValue = request.params?.[field];
     if (headers.name === undefined) throw mismatch('Mcp-Name header is missing');
@@ -110,7 +114,7 @@ function checkEnvelope(request: JsonRpcRequest, headers: McpHeaders): void {
 }
 
 function mismatch(detail: string): ProtocolError {
-  return new ProtocolError(HeaderMismatch, `Header mismatch: ${detail}`, 400);
+  return new ProtocolError(ErrorCode.HeaderMismatch, `Header mismatch: ${detail}`, 400);
 }
 
 function clip(text: string): string {

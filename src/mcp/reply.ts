@@ -1,5 +1,5 @@
 import type { JsonRpcMessage, JsonRpcResponse } from './jsonrpc.js';
-import type { SessionStore } from './sessions.js';
+import type { SessionStore } from '../sessions/store.js';
 import type { Catalog } from '../catalog.js';
 import type { ToolResult } from './tools/tool.js';
 

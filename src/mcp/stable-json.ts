@@ -1,4 +1,4 @@
-import { deepFreeze } from '../registry/validate.js';
+import { deepFreeze } from '../util/deep-freeze.js';
 import type { JsonRpcMessage, JsonRpcResponse } from './jsonrpc.js';
 
 /**

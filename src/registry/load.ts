@@ -1,12 +1,13 @@
 import { readFile } from 'node:fs/promises';
+import { StartupError } from '../errors.js';
 import type { Registry } from './types.js';
 import { validateRegistry } from './validate.js';
 
 /** A registry that cannot be served; its message lists every problem, one `path: rule` per line. */
-export class RegistryError extends Error {
+export class RegistryError extends StartupError {
   readonly problems: readonly string[];
   constructor(file: string, problems: readonly string[]) {
-    super(`invalid registry ${file}:\n  ${problems.join('\n  ')}`);
+    super('THREEGS_REGISTRY', `invalid registry ${file}:\n  ${problems.join('\n  ')}`);
     this.name = 'RegistryError';
     this.problems = problems;
   }

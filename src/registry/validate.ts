@@ -1,6 +1,7 @@
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import { ZBASE32_KEY_PATTERN, registrySchema } from './schema.js';
 import type { Category, Registry, Source } from './types.js';
+import { deepFreeze } from '../util/deep-freeze.js';
 
 export type RegistryCheck =
   | { readonly ok: true; readonly registry: Registry }
@@ -61,15 +62,6 @@ function normalise(registry: Registry): Registry {
     categories[slug] = { ...category, sources };
   }
   return { ...registry, categories };
-}
-
-/** The server shares one registry object across requests; freezing it means no handler can damage it. */
-export function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
 }
 
 /** Turns Ajv errors into `path: rule` lines, e.g. `categories.rust-learning.sources: must have exactly 3 items`. */

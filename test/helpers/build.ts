@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { buildApp } from '../../plugins/app.js';
+import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { projectRoot } from '../../src/project.js';
 import { generateKey, keyFromSeed } from '../../src/provenance/keys.js';

@@ -1,6 +1,6 @@
 import type { MatchOutcome } from '../../matcher/matcher.js';
 import { SOURCE_TYPES, type Registry } from '../../registry/types.js';
-import { deepFreeze } from '../../registry/validate.js';
+import { deepFreeze } from '../../util/deep-freeze.js';
 import { READ_ONLY, answer, failure, schema, type Catalog, type Tool, type ToolResult } from './tool.js';
 
 /** Long enough for any real question, short enough that no query can stall the matcher. */

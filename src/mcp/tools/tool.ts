@@ -1,5 +1,5 @@
 import type { Catalog } from '../../catalog.js';
-import { deepFreeze } from '../../registry/validate.js';
+import { deepFreeze } from '../../util/deep-freeze.js';
 
 /** What a tool reads: one registry, its matcher and its signature. */
 export type { Catalog };

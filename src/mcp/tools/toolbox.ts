@@ -1,6 +1,5 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import { ErrorCode } from '../jsonrpc.js';
-import { ProtocolError } from '../protocol-error.js';
+import { ErrorCode, ProtocolError } from '../errors.js';
 import { derived, stable } from '../stable-json.js';
 import { atLeast } from '../versions.js';
 import { getEndorsements } from './get-endorsements.js';

@@ -1,9 +1,9 @@
 import t from 'tap';
-import { buildApp } from '../../plugins/app.js';
-import { RedisSessionStore, RedisUnreachable } from '../../src/mcp/redis-sessions.js';
-import { SessionStoreUnavailable } from '../../src/mcp/sessions.js';
-import { build, callTool, openSession, rpc, testConfig } from '../helpers/build.js';
-import { freePort, startRedis } from '../helpers/redis.js';
+import { buildApp } from '../../../src/app.js';
+import { RedisSessionStore, RedisUnreachable } from '../../../src/sessions/redis.js';
+import { SessionStoreUnavailable } from '../../../src/sessions/store.js';
+import { build, callTool, openSession, rpc, testConfig } from '../../helpers/build.js';
+import { freePort, startRedis } from '../../helpers/redis.js';
 
 const V = '2026-07-28';
 const modernList = {

@@ -1,5 +1,6 @@
 import { Redis, type ChainableCommander } from 'ioredis';
-import { newSessionId, SessionStoreUnavailable, type SessionState, type SessionStore } from './sessions.js';
+import { StartupError } from '../errors.js';
+import { newSessionId, SessionStoreUnavailable, type SessionState, type SessionStore } from './store.js';
 
 export interface RedisSessionOptions {
   readonly url: string;
@@ -12,9 +13,9 @@ export interface RedisSessionOptions {
 }
 
 /** Start-up could not reach Redis; the message names the host, never the password. */
-export class RedisUnreachable extends Error {
+export class RedisUnreachable extends StartupError {
   constructor(where: string, reason: string) {
-    super(`cannot connect to Redis at ${where} (REDIS_URL): ${reason}`);
+    super('THREEGS_REDIS_UNREACHABLE', `cannot connect to Redis at ${where} (REDIS_URL): ${reason}`);
     this.name = 'RedisUnreachable';
   }
 }

@@ -1,5 +1,6 @@
 import t from 'tap';
-import { MemorySessionStore, isWellFormedSessionId, newSessionId } from '../../../src/mcp/sessions.js';
+import { MemorySessionStore } from '../../../src/sessions/memory.js';
+import { isWellFormedSessionId, newSessionId } from '../../../src/sessions/store.js';
 
 const state = { protocolVersion: '2025-11-25', initialized: false };
 

@@ -1,0 +1,120 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
+import fp from 'fastify-plugin';
+import pino from 'pino';
+import { failureOf, handleError, plainError, sendFailure } from '../plugins/http-errors.js';
+import { health } from '../plugins/health.js';
+import { mcpEndpoint } from '../plugins/mcp-endpoint.js';
+import { createMetrics, metricsPlugin, type Metrics } from '../plugins/metrics.js';
+import { originPolicy } from '../plugins/origin-policy.js';
+import { registryRoutes } from '../plugins/registry-routes.js';
+import { requestLog } from '../plugins/request-log.js';
+import { CatalogHolder, prepareCatalog, type Catalog, type ReloadOutcome } from './catalog.js';
+import type { Config } from './config.js';
+import { createMcpHandler } from './mcp/dispatch.js';
+import { BODY_LIMIT_BYTES } from './mcp/envelope.js';
+import { packageVersion } from './project.js';
+import { generateKey, keyFromSeed } from './provenance/keys.js';
+import { MemorySessionStore } from './sessions/memory.js';
+import { RedisSessionStore } from './sessions/redis.js';
+import type { SessionStore } from './sessions/store.js';
+
+export interface AppOptions {
+  /** Where logs go; stderr unless a test says otherwise. */
+  readonly logStream?: pino.DestinationStream;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Re-reads, re-validates and re-signs the registry; swaps it in only if all of that worked. */
+    reloadRegistry(): Promise<ReloadOutcome>;
+  }
+}
+
+function sessionStore(config: Config): Promise<SessionStore> | SessionStore {
+  const limits = { ttlMs: config.sessionTtlMs, maxSessions: config.maxSessions };
+  return config.redisUrl === undefined
+    ? new MemorySessionStore(limits)
+    : RedisSessionStore.connect({ url: config.redisUrl, ...limits });
+}
+
+/** What the app serves, built once by `buildApp` and handed to the app plugin. */
+export interface AppParts {
+  readonly config: Config;
+  readonly holder: CatalogHolder;
+  readonly sessions: SessionStore;
+  readonly metrics: Metrics;
+  readonly serverVersion: string;
+}
+
+/**
+ * The app as a plugin (as in fastify/demo): error handling, the routes and their hooks, and the
+ * reload decorator. Data flows one way: plugin, protocol handler, tools, matcher and registry.
+ */
+export const app: FastifyPluginAsync<AppParts> = async (instance, { config, holder, sessions, metrics, serverVersion }) => {
+  const catalog = (): Catalog => holder.current();
+  // Set before any plugin so that every route inherits it: no stack trace or detail on the wire.
+  instance.setErrorHandler(handleError);
+  instance.setNotFoundHandler((request, reply) =>
+    reply.code(404).send(plainError(404, `No route for ${request.method} ${request.url.split('?')[0]!.slice(0, 200)}`)),
+  );
+  instance.addHook('onClose', async () => sessions.close());
+
+  instance.decorate('reloadRegistry', async () => {
+    const outcome = await holder.reload();
+    metrics.reloaded(outcome, holder.current());
+    if (outcome.ok) instance.log.info({ version: outcome.version, sha256: outcome.sha256, categories: outcome.categories }, 'registry reloaded');
+    else instance.log.error({ reason: outcome.error }, 'registry reload failed; still serving the previous registry');
+    return outcome;
+  });
+
+  await instance.register(requestLog);
+  await instance.register(metricsPlugin, { metrics });
+  await instance.register(originPolicy, { allowedOrigins: config.allowedOrigins, listenHost: config.host });
+  await instance.register(health, { catalog, sessions, serverVersion });
+  await instance.register(registryRoutes, { catalog });
+  await instance.register(mcpEndpoint, {
+    handler: createMcpHandler({ catalog, sessions, serverVersion, onToolResult: metrics.toolResult }),
+    protection: config,
+  });
+};
+
+/**
+ * The composition root: loads the registry, opens the session store, creates the Fastify
+ * instance and registers the app. The one way in, for the server entry and for the tests.
+ * Throws RegistryError (bad registry) or RedisUnreachable (REDIS_URL set, Redis down).
+ */
+export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
+  const key = config.curatorSeed === undefined ? generateKey(true).key : keyFromSeed(config.curatorSeed);
+  const load = () => prepareCatalog(config.registryPath, key, config.matchThreshold);
+  const holder = new CatalogHolder(await load(), load);
+  const sessions = await sessionStore(config);
+  const metrics = createMetrics(sessions, holder.current());
+
+  const instance = Fastify({
+    // Asynchronous writes: under load lines queue behind the write in flight and go out together
+    // instead of one blocking write per request; pino flushes what is left when the process exits.
+    logger: { level: config.logLevel, stream: options.logStream ?? pino.destination({ dest: 2, sync: false }) },
+    genReqId: () => randomUUID(),
+    // Our request-log plugin writes the one line per request instead.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: BODY_LIMIT_BYTES,
+    // Fastify's defaults would turn "id": 1 into "1" and silently drop unknown keys.
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false } },
+    connectionTimeout: config.connectionTimeoutMs,
+    requestTimeout: config.requestTimeoutMs,
+    keepAliveTimeout: config.keepAliveTimeoutMs,
+    ...(config.trustProxy.length > 0 ? { trustProxy: [...config.trustProxy] } : {}),
+    // A malformed URL (GET /%) answers in the same shape as any other non-MCP error.
+    frameworkErrors: (error, request, reply) => sendFailure(request, reply, failureOf(error)),
+  });
+  if (key.ephemeral) {
+    instance.log.warn(
+      { publicKey: key.publicKey },
+      'NO CURATOR KEY CONFIGURED: signing the registry with an ephemeral key; signatures and the public key will change on restart. Set CURATOR_SECRET_KEY or CURATOR_KEY_FILE (npx three-good-sources keygen makes one).',
+    );
+  }
+  // fastify-plugin, as fastify/demo does: the app's handlers and decorator belong to the root instance.
+  await instance.register(fp(app), { config, holder, sessions, metrics, serverVersion: packageVersion() });
+  return instance;
+}
