@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import pino from 'pino';
 import { failureOf, handleError, plainError, sendFailure } from '../plugins/http-errors.js';
@@ -16,7 +16,7 @@ import { BODY_LIMIT_BYTES } from './mcp/envelope.js';
 import { packageVersion } from './project.js';
 import { generateKey, keyFromSeed } from './provenance/keys.js';
 import { MemorySessionStore } from './sessions/memory.js';
-import { RedisSessionStore } from './sessions/redis.js';
+import { RedisSessionStore, type AvailabilityEvent } from './sessions/redis.js';
 import type { SessionStore } from './sessions/store.js';
 
 export interface AppOptions {
@@ -31,11 +31,16 @@ declare module 'fastify' {
   }
 }
 
-function sessionStore(config: Config): Promise<SessionStore> | SessionStore {
+function sessionStore(config: Config, log: () => FastifyBaseLogger): Promise<SessionStore> | SessionStore {
   const limits = { ttlMs: config.sessionTtlMs, maxSessions: config.maxSessions };
+  // An operator at LOG_LEVEL=warn must see an outage begin and end: one line each, not one per retry.
+  const onAvailability = (event: AvailabilityEvent) =>
+    event.available
+      ? log().warn('Redis session store is back: sessions work again')
+      : log().error({ reason: event.reason }, 'Redis session store lost: requests that need a session get 503 until it is back');
   return config.redisUrl === undefined
     ? new MemorySessionStore(limits)
-    : RedisSessionStore.connect({ url: config.redisUrl, ...limits });
+    : RedisSessionStore.connect({ url: config.redisUrl, ...limits, onAvailability });
 }
 
 /** What the app serves, built once by `buildApp` and handed to the app plugin. */
@@ -88,7 +93,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const key = config.curatorSeed === undefined ? generateKey(true).key : keyFromSeed(config.curatorSeed);
   const load = () => prepareCatalog(config.registryPath, key, config.matchThreshold);
   const holder = new CatalogHolder(await load(), load);
-  const sessions = await sessionStore(config);
+  // The store is opened before the Fastify instance exists; its log lines go to the instance's logger.
+  let logger: FastifyBaseLogger | undefined;
+  const sessions = await sessionStore(config, () => logger!);
   const metrics = createMetrics(sessions, holder.current());
 
   const instance = Fastify({
@@ -108,6 +115,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     // A malformed URL (GET /%) answers in the same shape as any other non-MCP error.
     frameworkErrors: (error, request, reply) => sendFailure(request, reply, failureOf(error)),
   });
+  logger = instance.log;
   if (key.ephemeral) {
     instance.log.warn(
       { publicKey: key.publicKey },

@@ -1,3 +1,4 @@
+import { BoundedMemo } from '../util/bounded-memo.js';
 import Fuse from 'fuse.js';
 import type { Category, Registry } from '../registry/types.js';
 import { allowedEdits, editDistance } from './edit-distance.js';
@@ -28,6 +29,8 @@ export type MatchOutcome =
 
 export interface Matcher {
   match(query: string, threshold?: number): MatchOutcome;
+  /** How many rankings and word corrections are remembered now (each bounded). */
+  remembered(): { readonly rankings: number; readonly corrections: number };
 }
 
 /** How loosely fuse.js proposes spelling candidates (its score, 0 = exact); editDistance decides. */
@@ -35,9 +38,9 @@ const TYPO_CANDIDATES = 0.45;
 /** Shorter words are too ambiguous to correct ("rust" vs "trust"). */
 const MIN_TYPO_LENGTH = 5;
 /** How many unknown words' corrections the matcher remembers. */
-const MAX_REMEMBERED_WORDS = 10_000;
+export const MAX_REMEMBERED_WORDS = 10_000;
 /** How many rankings (by normalised query) the matcher remembers. */
-const MAX_REMEMBERED_RANKINGS = 5_000;
+export const MAX_REMEMBERED_RANKINGS = 5_000;
 /** A curated keyword (a tool name, jargon) says more about the topic than an everyday word. */
 const KEYWORD_BONUS = 3;
 /**
@@ -94,23 +97,17 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
 
   // Misspelt and unknown words recur across queries; remembering what each resolved to spares
   // fuse.js the same search. Bounded: emptied when full, so memory stays flat under any traffic.
-  const corrections = new Map<string, Hit | null>();
+  const corrections = new BoundedMemo<string, Hit | null>(MAX_REMEMBERED_WORDS);
   // Agents ask the same things in different case and punctuation: rankings are remembered by
   // normalised query. Bounded the same way.
-  const rankings = new Map<string, readonly MatchCandidate[]>();
+  const rankings = new BoundedMemo<string, readonly MatchCandidate[]>(MAX_REMEMBERED_RANKINGS);
 
   function resolve(word: string): Hit | undefined {
     const exact = stem(word);
     const term = terms.get(exact);
     if (term !== undefined) return { stem: exact, term, factor: 1 };
     if (word.length < MIN_TYPO_LENGTH) return undefined;
-    let hit = corrections.get(word);
-    if (hit === undefined) {
-      if (corrections.size >= MAX_REMEMBERED_WORDS) corrections.clear();
-      hit = correct(word) ?? null;
-      corrections.set(word, hit);
-    }
-    return hit ?? undefined;
+    return corrections.get(word, (w) => correct(w) ?? null) ?? undefined;
   }
 
   /** The registry word `word` is a typo of, if any. */
@@ -194,13 +191,7 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
       if (words.length === 0) {
         return { kind: 'no-match', reason: 'empty-query', closest: null, threshold };
       }
-      const key = words.join(' ');
-      let ranking = rankings.get(key);
-      if (ranking === undefined) {
-        ranking = Object.freeze(rank(words).map((c) => Object.freeze(c)));
-        if (rankings.size >= MAX_REMEMBERED_RANKINGS) rankings.clear();
-        rankings.set(key, ranking);
-      }
+      const ranking = rankings.get(words.join(' '), () => Object.freeze(rank(words).map((c) => Object.freeze(c))));
       const [best, second] = ranking;
       if (best === undefined || best.score === 0 || best.score < threshold) {
         return { kind: 'no-match', reason: 'below-threshold', closest: best ?? null, threshold };
@@ -208,6 +199,7 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
       const category = registry.categories[best.slug] as Category;
       return { kind: 'match', slug: best.slug, category, score: best.score, runnerUp: second ?? null };
     },
+    remembered: () => ({ rankings: rankings.size, corrections: corrections.size }),
   };
 }
 

@@ -10,7 +10,12 @@ export interface RedisSessionOptions {
   readonly prefix?: string;
   /** How long start-up waits for Redis before giving up. */
   readonly connectTimeoutMs?: number;
+  /** Told once when Redis is lost and once when it is back, for the operator's log. */
+  readonly onAvailability?: (event: AvailabilityEvent) => void;
 }
+
+/** Redis went away (with the reason ioredis gave) or came back. */
+export type AvailabilityEvent = { readonly available: false; readonly reason: string } | { readonly available: true };
 
 /** Start-up could not reach Redis; the message names the host, never the password. */
 export class RedisUnreachable extends StartupError {
@@ -21,26 +26,80 @@ export class RedisUnreachable extends StartupError {
 }
 
 /**
+ * A clock shared by every replica and strictly increasing: Redis's own TIME in microseconds,
+ * or one more than the last value handed out. Two sessions created in the same microsecond (or
+ * millisecond, as Date.now() scored them before) would tie in the index, and ZPOPMIN would
+ * evict whichever id sorts first instead of the least recently used.
+ */
+const CLOCK = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local last = tonumber(redis.call('GET', KEYS[3]) or '0')
+if now <= last then now = last + 1 end
+redis.call('SET', KEYS[3], now)
+`;
+
+/**
+ * One script, so that creating, indexing, dropping the expired and evicting past the cap happen
+ * as one step: no other replica's session can slip in between. Evicted session keys are built
+ * from the prefix inside the script (fine on a single Redis; a cluster would need hash tags).
+ * KEYS: session key, index, clock. ARGV: state, ttl ms, id, max sessions, key prefix.
+ */
+const CREATE = `${CLOCK}
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+redis.call('ZADD', KEYS[2], now, ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - tonumber(ARGV[2]) * 1000)
+local excess = redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[4])
+if excess > 0 then
+  local popped = redis.call('ZPOPMIN', KEYS[2], excess)
+  for i = 1, #popped, 2 do redis.call('DEL', ARGV[5] .. popped[i]) end
+end
+return excess`;
+
+/** Reads a session and marks it used, in one round trip. KEYS: session key, index, clock. ARGV: ttl ms, id. */
+const TOUCH = `
+local state = redis.call('GET', KEYS[1])
+if not state then return false end
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+${CLOCK}
+redis.call('ZADD', KEYS[2], 'XX', now, ARGV[2])
+return state`;
+
+/** Forgets expired sessions and counts the rest. KEYS: (unused), index, clock. ARGV: ttl ms. */
+const COUNT = `${CLOCK}
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - tonumber(ARGV[1]) * 1000)
+return redis.call('ZCARD', KEYS[2])`;
+
+interface SessionScripts {
+  threegsCreate(session: string, index: string, clock: string, state: string, ttlMs: number, id: string, max: number, prefix: string): Promise<number>;
+  threegsTouch(session: string, index: string, clock: string, ttlMs: number, id: string): Promise<string | null>;
+  threegsCount(session: string, index: string, clock: string, ttlMs: number): Promise<number>;
+}
+
+/**
  * Sessions in Redis, shared by every replica. Each session is a key that expires after the idle
- * TTL (refreshed on use with GETEX); a sorted set of last-use times keeps the count and lets the
- * cap evict the least recently used, so nothing grows without bound. Commands fail fast while
- * Redis is away (no offline queue): callers get SessionStoreUnavailable and answer 503, and the
- * client reconnects by itself when Redis returns.
+ * TTL (refreshed on use); a sorted index of last use, on a strictly increasing clock, keeps the
+ * count and lets the cap evict exactly the least recently used, so nothing grows without bound.
+ * Commands fail fast while Redis is away (no offline queue): callers get SessionStoreUnavailable
+ * and answer 503, and the client reconnects by itself when Redis returns.
  */
 export class RedisSessionStore implements SessionStore {
   readonly kind = 'redis';
-  readonly #redis: Redis;
+  readonly #redis: Redis & SessionScripts;
   readonly #ttlMs: number;
   readonly #max: number;
   readonly #prefix: string;
   readonly #index: string;
+  readonly #clock: string;
+  #closing = false;
 
-  private constructor(redis: Redis, options: RedisSessionOptions) {
+  private constructor(redis: Redis & SessionScripts, options: RedisSessionOptions) {
     this.#redis = redis;
     this.#ttlMs = options.ttlMs;
     this.#max = options.maxSessions;
     this.#prefix = options.prefix ?? '3gs:session:';
     this.#index = `${this.#prefix}index`;
+    this.#clock = `${this.#prefix}clock`;
   }
 
   /** Connects, or throws RedisUnreachable: a server that cannot keep sessions must not start. */
@@ -56,9 +115,13 @@ export class RedisSessionStore implements SessionStore {
       // Keep trying forever, at most every 2 s: the server recovers by itself when Redis returns.
       retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
     });
-    // ioredis reports every failed reconnect as an 'error' event; requests already say 503.
-    let lastError: { code?: string } | undefined;
-    redis.on('error', (err: { code?: string }) => (lastError = err));
+    redis.defineCommand('threegsCreate', { numberOfKeys: 3, lua: CREATE });
+    redis.defineCommand('threegsTouch', { numberOfKeys: 3, lua: TOUCH });
+    redis.defineCommand('threegsCount', { numberOfKeys: 3, lua: COUNT });
+    // ioredis reports every failed reconnect as an 'error' event: remember the last reason, and
+    // tell the operator once per outage, not once per retry.
+    let lastError: { code?: string; message?: string } | undefined;
+    redis.on('error', (err: { code?: string; message?: string }) => (lastError = err));
     try {
       await redis.connect();
       await redis.ping();
@@ -66,7 +129,22 @@ export class RedisSessionStore implements SessionStore {
       redis.disconnect();
       throw new RedisUnreachable(where, lastError?.code ?? (err as { code?: string }).code ?? (err as Error).message);
     }
-    return new RedisSessionStore(redis, options);
+    const store = new RedisSessionStore(redis as Redis & SessionScripts, options);
+    const report = options.onAvailability;
+    if (report !== undefined) {
+      let available = true;
+      redis.on('close', () => {
+        if (!available || store.#closing) return;
+        available = false;
+        report({ available: false, reason: lastError?.code ?? 'connection closed' });
+      });
+      redis.on('ready', () => {
+        if (available) return;
+        available = true;
+        report({ available: true });
+      });
+    }
+    return store;
   }
 
   async #run<T>(work: () => Promise<T>): Promise<T> {
@@ -77,7 +155,7 @@ export class RedisSessionStore implements SessionStore {
     }
   }
 
-  /** Runs a pipeline or transaction and returns its results, throwing the first command error. */
+  /** Runs a transaction and returns its results, throwing the first command error. */
   async #exec(batch: ChainableCommander): Promise<unknown[]> {
     const results = await batch.exec();
     if (results === null) throw new Error('transaction aborted');
@@ -92,32 +170,17 @@ export class RedisSessionStore implements SessionStore {
 
   async create(state: SessionState): Promise<string> {
     const id = newSessionId();
-    const now = Date.now();
     return this.#run(async () => {
-      await this.#exec(
-        this.#redis
-          .multi()
-          .set(this.#key(id), JSON.stringify(state), 'PX', this.#ttlMs)
-          .zadd(this.#index, now, id)
-          .zremrangebyscore(this.#index, '-inf', now - this.#ttlMs),
-      );
-      const excess = (await this.#redis.zcard(this.#index)) - this.#max;
-      if (excess > 0) {
-        const evicted = await this.#redis.zpopmin(this.#index, excess);
-        const ids = evicted.filter((_, i) => i % 2 === 0);
-        if (ids.length > 0) await this.#redis.del(...ids.map((x) => this.#key(x)));
-      }
+      await this.#redis.threegsCreate(this.#key(id), this.#index, this.#clock, JSON.stringify(state), this.#ttlMs, id, this.#max, this.#prefix);
       return id;
     });
   }
 
   async get(id: string): Promise<SessionState | undefined> {
     return this.#run(async () => {
-      const text = await this.#redis.getex(this.#key(id), 'PX', this.#ttlMs);
-      if (typeof text !== 'string') return undefined;
       // Only a live session counts as used: an expired one must not come back into the index.
-      await this.#redis.zadd(this.#index, 'XX', Date.now(), id);
-      return JSON.parse(text) as SessionState;
+      const text = await this.#redis.threegsTouch(this.#key(id), this.#index, this.#clock, this.#ttlMs, id);
+      return typeof text === 'string' ? (JSON.parse(text) as SessionState) : undefined;
     });
   }
 
@@ -133,10 +196,7 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async size(): Promise<number> {
-    return this.#run(async () => {
-      await this.#redis.zremrangebyscore(this.#index, '-inf', Date.now() - this.#ttlMs);
-      return this.#redis.zcard(this.#index);
-    });
+    return this.#run(() => this.#redis.threegsCount(this.#key('count'), this.#index, this.#clock, this.#ttlMs));
   }
 
   async ping(): Promise<boolean> {
@@ -148,6 +208,7 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async close(): Promise<void> {
+    this.#closing = true;
     await this.#redis.quit().catch(() => this.#redis.disconnect());
   }
 }

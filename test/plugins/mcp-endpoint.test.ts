@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import t from 'tap';
 import { buildApp } from '../../src/app.js';
-import { INIT_PARAMS, MCP_HEADERS, SHIPPED_REGISTRY, TEST_PUBLIC_KEY, build, callTool, openSession, rpc, otherPublicKey, testConfig } from '../helpers/build.js';
+import { prepareCatalog } from '../../src/catalog.js';
+import { answersFor, getSources } from '../../src/mcp/tools/get-sources.js';
+import { keyFromSeed } from '../../src/provenance/keys.js';
+import { INIT_PARAMS, MCP_HEADERS, SHIPPED_REGISTRY, TEST_PUBLIC_KEY, TEST_SEED, build, callTool, openSession, rpc, otherPublicKey, testConfig } from '../helpers/build.js';
 
 const init = (id: unknown = 1, params: unknown = INIT_PARAMS) => ({ jsonrpc: '2.0', id, method: 'initialize', params });
 
@@ -195,7 +198,7 @@ t.test('unknown method: 200 with -32601', async (t) => {
   t.equal(res.json().id, 3);
 });
 
-t.test('HTTP-level problems get JSON-RPC errors, never a 500', async (t) => {
+t.test('HTTP-level problems (size, content type, method) get JSON-RPC errors with their own status', async (t) => {
   const app = await build(t);
   const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(1024 * 1024) } });
   const tooBig = await rpc(app, big);
@@ -401,14 +404,46 @@ t.test('logs: one JSON line per request with its id, method and tool; nothing se
   t.notMatch(lines[0], /secret project/, 'no query text in the log');
 });
 
-t.test('bad input never damages what the server holds', async (t) => {
+t.test('bad input that reaches the handlers never damages what the server holds', async (t) => {
   const app = await build(t);
   const session = await openSession(app);
-  const before = (await app.inject({ method: 'GET', url: '/registry' })).body;
-  await rpc(app, '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_sources","arguments":{"query":"x","constructor":{"prototype":{"polluted":true}}}}}', { 'mcp-session-id': session });
-  await callTool(app, session, 'get_sources', { query: '\u0000\uffff'.repeat(400) });
-  t.equal((await app.inject({ method: 'GET', url: '/registry' })).body, before);
-  t.equal(({} as Record<string, unknown>).polluted, undefined);
+  const snapshot = async () => ({
+    registry: (await app.inject({ method: 'GET', url: '/registry' })).body,
+    signature: (await app.inject({ method: 'GET', url: '/registry/signature' })).body,
+    categories: (await callTool(app, session, 'list_categories')).res.body,
+    rust: (await callTool(app, session, 'get_sources', { query: 'learn rust programming' })).res.body,
+  });
+  const before = await snapshot();
+  // Each of these passes the envelope and reaches the protocol handler or a tool, which must refuse it.
+  const hostile: [string, unknown][] = [
+    ['control characters and non-characters', { query: '\u0000\uffff\ud800'.repeat(300) }],
+    ['a query as long as allowed, of one repeated keyword', { query: 'rust '.repeat(199) }],
+    ['a threshold of 0', { query: 'learn rust programming', threshold: 0 }],
+    ['a threshold of 1', { query: 'learn rust programming', threshold: 1 }],
+    ['a threshold out of range', { query: 'x', threshold: 1e308 }],
+    ['a query of the wrong type', { query: { toString: 'x' } }],
+    ['an unknown argument named like a prototype', { query: 'x', prototype: { polluted: true } }],
+    ['an array for arguments', ['learn rust']],
+  ];
+  for (const [what, args] of hostile) {
+    const { res, json } = await callTool(app, session, 'get_sources', args);
+    t.equal(res.statusCode, 200, `${what}: answered by the handler`);
+    t.ok(json.result !== undefined || json.error?.code === -32602, `${what}: a result or -32602 from the tool layer`);
+  }
+  await rpc(app, { jsonrpc: '2.0', id: 9, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: { tools: null }, clientInfo: { name: '\u0000', version: 'x'.repeat(5000) } } });
+  await rpc(app, { jsonrpc: '2.0', id: 10, method: 'tools/list', params: { cursor: { __proto__: 1 } } }, { 'mcp-session-id': session });
+  t.same(await snapshot(), before, 'registry, signature and answers are byte for byte the same');
+  t.equal(({} as Record<string, unknown>).polluted, undefined, 'no prototype was polluted');
+});
+
+t.test('the registry and remembered answers a handler shares are frozen', async (t) => {
+  const catalog = await prepareCatalog(SHIPPED_REGISTRY, keyFromSeed(TEST_SEED), 0.4);
+  t.ok(Object.isFrozen(catalog.registry.categories['rust-learning']!.sources[0]), 'a source deep in the registry is frozen');
+  const answer = getSources.run({ query: 'learn rust programming' }, catalog);
+  t.throws(() => {
+    (answer.content[0] as { text: string }).text = 'tampered';
+  }, TypeError, 'a remembered answer cannot be changed by whoever received it');
+  t.equal(answersFor(catalog).get('\u0000learn rust programming', () => answer), answer, 'and it is the one remembered');
 });
 
 t.test('MCP_HEADERS sanity: curl-like requests without Accept still work', async (t) => {

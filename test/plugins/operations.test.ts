@@ -76,6 +76,37 @@ t.test('a request holding the old catalog finishes on it; reloads run one at a t
   t.ok(Object.isFrozen(inFlight.registry));
 });
 
+t.test('two quick reloads never leave the older registry in place, and never load at the same time', async (t) => {
+  const { file, data, write } = await registryCopy();
+  const key = keyFromSeed(TEST_SEED);
+  let loading = 0;
+  let mostAtOnce = 0;
+  let calls = 0;
+  // The first reload reads version 2 and is slow (a big file, a slow disk); the curator has
+  // already written version 3 and sent a second SIGHUP, whose reload is quick.
+  const load = async () => {
+    const call = ++calls;
+    loading++;
+    mostAtOnce = Math.max(mostAtOnce, loading);
+    try {
+      const catalog = await prepareCatalog(file, key, 0.4);
+      if (call === 2) await new Promise((resolve) => setTimeout(resolve, 100));
+      return catalog;
+    } finally {
+      loading--;
+    }
+  };
+  const holder = new CatalogHolder(await load(), load);
+  await write({ ...data, version: '2.0.0' });
+  const first = holder.reload();
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  await write({ ...data, version: '3.0.0' });
+  const second = holder.reload();
+  await Promise.all([first, second]);
+  t.equal(mostAtOnce, 1, 'one load at a time');
+  t.equal(holder.current().registry.version, '3.0.0', 'the last file written is the one served');
+});
+
 t.test('rate limiting on /mcp answers 429 in JSON-RPC with Retry-After; health and metrics are exempt', async (t) => {
   const app = await build(t, { rateLimitMax: 3, rateLimitWindowMs: 60_000 });
   const ping = { jsonrpc: '2.0', id: 1, method: 'ping' };

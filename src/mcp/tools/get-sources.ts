@@ -1,3 +1,4 @@
+import { BoundedMemo } from '../../util/bounded-memo.js';
 import type { MatchOutcome } from '../../matcher/matcher.js';
 import { SOURCE_TYPES, type Registry } from '../../registry/types.js';
 import { deepFreeze } from '../../util/deep-freeze.js';
@@ -64,24 +65,25 @@ export const getSources: Tool = {
     const threshold = args.threshold as number | undefined;
     // Agents ask the same things again and again: answers are remembered per catalog (a reload
     // starts afresh), keyed by the query as sent, since a no-match answer quotes it. Bounded.
-    let cache = answers.get(catalog);
-    if (cache === undefined) {
-      cache = new Map<string, ToolResult>();
-      answers.set(catalog, cache);
-    }
-    const key = `${threshold ?? ''}\u0000${query}`;
-    const known = cache.get(key);
-    if (known !== undefined) return known;
-    const outcome = catalog.matcher.match(query, threshold);
-    const result = outcome.kind === 'match' ? describeMatch(outcome, catalog.registry) : describeNoMatch(outcome, query, catalog);
-    if (cache.size >= MAX_REMEMBERED_ANSWERS) cache.clear();
-    cache.set(key, deepFreeze(result));
-    return result;
+    return answersFor(catalog).get(`${threshold ?? ''}\u0000${query}`, () => {
+      const outcome = catalog.matcher.match(query, threshold);
+      return deepFreeze(outcome.kind === 'match' ? describeMatch(outcome, catalog.registry) : describeNoMatch(outcome, query, catalog));
+    });
   },
 };
 
-const MAX_REMEMBERED_ANSWERS = 2000;
-const answers = new WeakMap<Catalog, Map<string, ToolResult>>();
+export const MAX_REMEMBERED_ANSWERS = 2000;
+const answers = new WeakMap<Catalog, BoundedMemo<string, ToolResult>>();
+
+/** The answers remembered for one catalog; a reload brings a new catalog and starts afresh. */
+export function answersFor(catalog: Catalog): BoundedMemo<string, ToolResult> {
+  let memo = answers.get(catalog);
+  if (memo === undefined) {
+    memo = new BoundedMemo(MAX_REMEMBERED_ANSWERS);
+    answers.set(catalog, memo);
+  }
+  return memo;
+}
 
 function describeMatch(outcome: Extract<MatchOutcome, { kind: 'match' }>, registry: Registry): ToolResult {
   const c = outcome.category;

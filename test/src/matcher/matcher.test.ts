@@ -1,5 +1,5 @@
 import t from 'tap';
-import { buildMatcher } from '../../../src/matcher/matcher.js';
+import { MAX_REMEMBERED_RANKINGS, MAX_REMEMBERED_WORDS, buildMatcher } from '../../../src/matcher/matcher.js';
 import { contentTokens, normalizeText, stem } from '../../../src/matcher/normalize.js';
 import { loadRegistry } from '../../../src/registry/load.js';
 import { validateRegistry } from '../../../src/registry/validate.js';
@@ -118,7 +118,17 @@ t.test('a query in other case and punctuation is ranked alike, and remembered ra
     (first.runnerUp as { score: number }).score = 1;
   }, TypeError, 'a caller cannot change what the next caller is told');
   // Past the bound the remembered rankings are emptied, and answers stay the same.
-  for (let i = 0; i < 5_100; i++) fresh.match(`rust ownership lesson ${i}`);
+  for (let i = 0; i < MAX_REMEMBERED_RANKINGS + 100; i++) fresh.match(`rust ownership lesson ${i}`);
+  t.ok(fresh.remembered().rankings <= MAX_REMEMBERED_RANKINGS, `at most ${MAX_REMEMBERED_RANKINGS} rankings remembered (${fresh.remembered().rankings})`);
   t.same(fresh.match('learn rust programming'), first);
   t.same(fresh.match('quantum physics supercollider'), matcher.match('quantum physics supercollider'));
+});
+
+t.test('misspelt words are remembered up to a bound, whatever a client sends', async (t) => {
+  const fresh = buildMatcher(registry);
+  // Distinct unknown words of typo length: each is looked up once and remembered.
+  for (let i = 0; i < MAX_REMEMBERED_WORDS + 100; i++) fresh.match(`zq${i.toString(36).padStart(4, 'x')}`);
+  const { corrections } = fresh.remembered();
+  t.ok(corrections > 0, 'corrections are remembered');
+  t.ok(corrections <= MAX_REMEMBERED_WORDS, `at most ${MAX_REMEMBERED_WORDS} corrections remembered (${corrections})`);
 });

@@ -3,7 +3,8 @@ import { buildApp } from '../../../src/app.js';
 import { RedisSessionStore, RedisUnreachable } from '../../../src/sessions/redis.js';
 import { SessionStoreUnavailable } from '../../../src/sessions/store.js';
 import { build, callTool, openSession, rpc, testConfig } from '../../helpers/build.js';
-import { freePort, startRedis } from '../../helpers/redis.js';
+import { Redis } from 'ioredis';
+import { freePort, redisSkip, startRedis } from '../../helpers/redis.js';
 
 const V = '2026-07-28';
 const modernList = {
@@ -14,7 +15,7 @@ const modernList = {
 };
 const modernHeaders = { 'mcp-protocol-version': V, 'mcp-method': 'tools/list' };
 
-t.test('two servers share sessions through Redis', async (t) => {
+t.test('two servers share sessions through Redis', { skip: redisSkip() }, async (t) => {
   const redis = await startRedis(t);
   const a = await build(t, { redisUrl: redis.url });
   const b = await build(t, { redisUrl: redis.url });
@@ -34,9 +35,12 @@ t.test('two servers share sessions through Redis', async (t) => {
   t.same(health.sessionStore, { kind: 'redis', reachable: true });
 });
 
-t.test('Redis lost while serving: 503 with Retry-After for sessions, stateless requests go on, recovery by itself', async (t) => {
-  const redis = await startRedis(t);
-  const app = await build(t, { redisUrl: redis.url });
+t.test('Redis lost while serving: 503 with Retry-After for sessions, stateless requests go on, recovery by itself', { skip: redisSkip(true) }, async (t) => {
+  const redis = await startRedis(t, true);
+  const lines: { level: number; msg: string }[] = [];
+  const logStream = { write: (line: string) => void lines.push(JSON.parse(line) as { level: number; msg: string }) };
+  const app = await buildApp(testConfig({ redisUrl: redis.url, logLevel: 'warn' }), { logStream });
+  t.teardown(() => app.close());
   const before = await openSession(app);
 
   await redis.stop();
@@ -64,9 +68,17 @@ t.test('Redis lost while serving: 503 with Retry-After for sessions, stateless r
   t.ok(recovered, 'ready again once Redis is back');
   const fresh = await openSession(app);
   t.equal((await callTool(app, fresh, 'list_categories')).res.statusCode, 200, 'sessions work again');
+
+  // An operator at LOG_LEVEL=warn sees the outage: one line when lost, one when back.
+  const lost = lines.filter((l) => /Redis session store lost/.test(l.msg));
+  const back = lines.filter((l) => /Redis session store is back/.test(l.msg));
+  t.equal(lost.length, 1, 'one line when Redis is lost, however many reconnects fail');
+  t.equal(lost[0]?.level, 50, 'at error level');
+  t.equal(back.length, 1, 'one line when it is back');
+  t.equal(back[0]?.level, 40, 'at warn level');
 });
 
-t.test('the Redis store expires idle sessions and caps their number', async (t) => {
+t.test('the Redis store expires idle sessions and caps their number', { skip: redisSkip() }, async (t) => {
   const redis = await startRedis(t);
   const store = await RedisSessionStore.connect({ url: redis.url, ttlMs: 300, maxSessions: 3, prefix: `t${Date.now()}:` });
   t.teardown(() => store.close());
@@ -75,6 +87,7 @@ t.test('the Redis store expires idle sessions and caps their number', async (t) 
   for (let i = 0; i < 5; i++) ids.push(await store.create(state));
   t.equal(await store.size(), 3, 'never more than the cap');
   t.equal(await store.get(ids[0]!), undefined, 'the oldest went first');
+  t.equal(await store.get(ids[1]!), undefined, 'then the next oldest');
   t.same(await store.get(ids[4]!), state);
   t.equal(await store.update(ids[4]!, { ...state, initialized: true }), true);
   t.same(await store.get(ids[4]!), { ...state, initialized: true });
@@ -85,6 +98,54 @@ t.test('the Redis store expires idle sessions and caps their number', async (t) 
   const id = await store.create(state);
   t.equal(await store.delete(id), true);
   t.equal(await store.delete(id), false);
+});
+
+t.test('the Redis store evicts exactly the least recently used, even for sessions made in the same millisecond', { skip: redisSkip() }, async (t) => {
+  const redis = await startRedis(t);
+  const state = { protocolVersion: '2025-11-25', initialized: false };
+  const store = await RedisSessionStore.connect({ url: redis.url, ttlMs: 60_000, maxSessions: 3, prefix: `lru${Date.now()}:` });
+  t.teardown(() => store.close());
+  // Sessions made back to back share a millisecond: the order must still be exact.
+  const [a, b, c] = await Promise.all([store.create(state), store.create(state), store.create(state)]);
+  await store.get(a!);
+  const d = await store.create(state);
+  t.equal(await store.get(b!), undefined, 'the least recently used (b) went, not a, which was just used');
+  for (const [name, id] of [['a', a], ['c', c], ['d', d]] as const) t.same(await store.get(id!), state, `${name} is kept`);
+
+  // Cap 1 in a tight loop: the session just created is the newest and must always survive.
+  const one = await RedisSessionStore.connect({ url: redis.url, ttlMs: 60_000, maxSessions: 1, prefix: `one${Date.now()}:` });
+  t.teardown(() => one.close());
+  let newestEvicted = 0;
+  for (let i = 0; i < 200; i++) {
+    const id = await one.create(state);
+    if ((await one.get(id)) === undefined) newestEvicted++;
+  }
+  t.equal(newestEvicted, 0, 'the newest session was never the one evicted (200 runs)');
+  t.equal(await one.size(), 1);
+});
+
+t.test('Redis errors inside a transaction answer 503, not 500, and the store fails fast while Redis is down', { skip: redisSkip(true) }, async (t) => {
+  const redis = await startRedis(t, true);
+  const prefix = `tx${Date.now()}:`;
+  const store = await RedisSessionStore.connect({ url: redis.url, ttlMs: 60_000, maxSessions: 10, prefix });
+  t.teardown(() => store.close());
+  const id = await store.create({ protocolVersion: '2025-11-25', initialized: true });
+  // A key of the wrong type makes ZREM fail inside the MULTI of delete (WRONGTYPE).
+  const raw = new Redis(redis.url);
+  t.teardown(() => raw.quit());
+  await raw.del(`${prefix}index`);
+  await raw.set(`${prefix}index`, 'not a sorted set');
+  await t.rejects(store.delete(id), SessionStoreUnavailable, 'a failed command in a transaction is reported, not swallowed');
+  await t.rejects(store.create({ protocolVersion: '2025-11-25', initialized: false }), SessionStoreUnavailable, 'a failed script likewise');
+
+  const app = await build(t, { redisUrl: redis.url });
+  const session = await openSession(app);
+  await raw.set('3gs:session:index', 'not a sorted set');
+  const del = await app.inject({ method: 'DELETE', url: '/mcp', headers: { 'mcp-session-id': session } });
+  t.equal(del.statusCode, 503, 'through the endpoint: 503');
+  t.equal(del.headers['retry-after'], '2');
+  t.equal(del.json().error.code, -32603);
+  await raw.del('3gs:session:index');
 
   await redis.stop();
   await t.rejects(store.get(id), SessionStoreUnavailable, 'fails fast while Redis is down');

@@ -1,0 +1,18 @@
+import t from 'tap';
+import { prepareCatalog } from '../../../src/catalog.js';
+import { MAX_REMEMBERED_ANSWERS, answersFor, getSources } from '../../../src/mcp/tools/get-sources.js';
+import { keyFromSeed } from '../../../src/provenance/keys.js';
+import { SHIPPED_REGISTRY, TEST_SEED } from '../../helpers/build.js';
+
+t.test('remembered get_sources answers stay bounded per catalog, and answers do not change past the bound', async (t) => {
+  const catalog = await prepareCatalog(SHIPPED_REGISTRY, keyFromSeed(TEST_SEED), 0.4);
+  const first = getSources.run({ query: 'learn rust programming' }, catalog);
+  for (let i = 0; i < MAX_REMEMBERED_ANSWERS + 100; i++) getSources.run({ query: `bitcoin node question ${i}` }, catalog);
+  const remembered = answersFor(catalog).size;
+  t.ok(remembered > 0, 'answers are remembered');
+  t.ok(remembered <= MAX_REMEMBERED_ANSWERS, `at most ${MAX_REMEMBERED_ANSWERS} answers remembered (${remembered})`);
+  t.same(getSources.run({ query: 'learn rust programming' }, catalog), first, 'the same answer after the memo was emptied');
+
+  const reloaded = await prepareCatalog(SHIPPED_REGISTRY, keyFromSeed(TEST_SEED), 0.4);
+  t.equal(answersFor(reloaded).size, 0, 'a new catalog (a reload) starts with nothing remembered');
+});
