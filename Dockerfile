@@ -1,5 +1,5 @@
-# Three Good Sources: multi-stage build on a supported Node (22).
-FROM node:22-bookworm-slim AS build
+# Three Good Sources: multi-stage build on Node 24, the current LTS line of the Nodes we support (22 and 24).
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 # --ignore-scripts: the package's own prepare script builds, and the sources are not copied yet.
@@ -9,7 +9,7 @@ COPY src ./src
 COPY plugins ./plugins
 RUN npm run build && npm prune --omit=dev
 
-FROM node:22-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000

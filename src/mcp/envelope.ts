@@ -1,5 +1,5 @@
-import { ErrorCode } from './errors.js';
-import { errorResponse, readableId, type JsonRpcResponse } from './jsonrpc.js';
+import { Failures, failureBody } from './errors.js';
+import { readableId, type JsonRpcResponse } from './jsonrpc.js';
 
 /** The largest message we read: a tool call with its arguments is a few kilobytes at most. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -21,23 +21,12 @@ export const envelopeSchema = {
 } as const;
 
 export interface EnvelopeRejection {
-  readonly status: 400;
+  readonly status: number;
   readonly body: JsonRpcResponse;
 }
 
 /** The reply to a body that is valid JSON but not a single JSON-RPC request or notification. */
 export function rejectEnvelope(body: unknown): EnvelopeRejection {
-  if (Array.isArray(body)) {
-    return {
-      status: 400,
-      body: errorResponse(undefined, { code: ErrorCode.InvalidRequest, message: 'Batch requests are not supported: send one JSON-RPC message per POST' }),
-    };
-  }
-  return {
-    status: 400,
-    body: errorResponse(readableId(body), {
-      code: ErrorCode.InvalidRequest,
-      message: 'Invalid Request: expected a JSON-RPC 2.0 request or notification ("jsonrpc": "2.0", a string "method", a string or number "id", object "params")',
-    }),
-  };
+  const failure = Array.isArray(body) ? Failures.batch : Failures.notJsonRpc;
+  return { status: failure.status, body: failureBody(failure, readableId(body)) };
 }

@@ -63,6 +63,12 @@ export const Failures = {
   forbiddenKey: failure(400, ErrorCode.InvalidRequest, 'Invalid Request: the body holds a "__proto__" or "constructor.prototype" key, which is refused'),
   badContentLength: failure(400, ErrorCode.InvalidRequest, 'Invalid Request: Content-Length does not match the body'),
   invalidRequest: failure(400, ErrorCode.InvalidRequest, 'Invalid Request'),
+  batch: failure(400, ErrorCode.InvalidRequest, 'Batch requests are not supported: send one JSON-RPC message per POST'),
+  notJsonRpc: failure(
+    400,
+    ErrorCode.InvalidRequest,
+    'Invalid Request: expected a JSON-RPC 2.0 request or notification ("jsonrpc": "2.0", a string "method", a string or number "id", object "params")',
+  ),
   forbiddenOrigin: failure(403, ErrorCode.InvalidRequest, 'Forbidden: this Origin is not allowed'),
   forbiddenHost: failure(403, ErrorCode.InvalidRequest, 'Forbidden: this Host is not allowed on a localhost server'),
   notAcceptable: failure(406, ErrorCode.InvalidRequest, 'Not Acceptable: accept application/json or text/event-stream'),
