@@ -3,7 +3,12 @@ import { processIo, type CliIo } from './io.js';
 import { KEYGEN_USAGE, keygen } from './keygen.js';
 import { VERIFY_USAGE, verify } from './verify.js';
 
-const COMMANDS: Record<string, (args: readonly string[], io: CliIo) => Promise<number>> = { keygen, verify, check };
+/** A Map, so that `three-good-sources toString` is an unknown command, not Object's own method. */
+const COMMANDS: ReadonlyMap<string, (args: readonly string[], io: CliIo) => Promise<number>> = new Map([
+  ['keygen', keygen],
+  ['verify', verify],
+  ['check', check],
+]);
 
 const USAGE = ['usage: three-good-sources <command>', '', `  ${KEYGEN_USAGE}`, `  ${VERIFY_USAGE}`, `  ${CHECK_USAGE}`].join('\n');
 
@@ -14,7 +19,7 @@ export async function run(argv: readonly string[], io: CliIo = processIo): Promi
     io.out(USAGE);
     return name === undefined ? 1 : 0;
   }
-  const command = COMMANDS[name];
+  const command = COMMANDS.get(name);
   if (command === undefined) {
     io.err(`unknown command ${name}\n${USAGE}`);
     return 1;

@@ -2,6 +2,7 @@ import canonicalize from 'canonicalize';
 import { sha256Hex } from '../provenance/canonical.js';
 import { decodePublicKey } from '../provenance/keys.js';
 import { ALGORITHM, CANONICALIZATION, verifySignature, type SignatureDocument } from '../provenance/signature.js';
+import { PUBLIC_KEY_LENGTH } from '../registry/schema.js';
 import { takeOption, type CliIo } from './io.js';
 
 export const VERIFY_USAGE = 'verify <url-or-base-url> --pubkey <z-base-32 key>   check that a server serves a registry signed by that key';
@@ -59,7 +60,7 @@ export async function verify(args: readonly string[], io: CliIo): Promise<number
     return 1;
   }
   if (decodePublicKey(pubkey) === undefined) {
-    io.err(`FAIL bad --pubkey: not a z-base-32 Ed25519 public key (52 characters): ${pubkey}`);
+    io.err(`FAIL bad --pubkey: not a z-base-32 Ed25519 public key (${PUBLIC_KEY_LENGTH} characters): ${pubkey}`);
     return 1;
   }
   try {

@@ -1,7 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { StartupError } from '../errors.js';
+import { parseJson } from './parse-json.js';
+import { WHOLE_REGISTRY } from './paths.js';
 import type { Registry } from './types.js';
-import { validateRegistry } from './validate.js';
+import { validateRegistry, type RegistryCheck } from './validate.js';
 
 /** A registry that cannot be served; its message lists every problem, one `path: rule` per line. */
 export class RegistryError extends StartupError {
@@ -13,22 +15,26 @@ export class RegistryError extends StartupError {
   }
 }
 
-/** Reads, parses and validates a registry file. Throws RegistryError, never anything rawer. */
-export async function loadRegistry(file: string): Promise<Registry> {
+/**
+ * Reads, parses and validates a registry file. Problems name places and rules, never the
+ * file's contents: a secret file named by mistake is not echoed to a terminal or a log.
+ */
+export async function readRegistry(file: string): Promise<RegistryCheck> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? 'read error';
-    throw new RegistryError(file, [`registry: cannot read the file (${code})`]);
+    return { ok: false, problems: [`${WHOLE_REGISTRY}: cannot read the file (${code})`] };
   }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (err) {
-    throw new RegistryError(file, [`registry: not valid JSON (${(err as Error).message})`]);
-  }
-  const check = validateRegistry(data);
+  const parsed = parseJson(text);
+  if (!parsed.ok) return { ok: false, problems: [`${WHOLE_REGISTRY}: ${parsed.problem}`] };
+  return validateRegistry(parsed.value);
+}
+
+/** readRegistry for the server: throws RegistryError, never anything rawer. */
+export async function loadRegistry(file: string): Promise<Registry> {
+  const check = await readRegistry(file);
   if (!check.ok) throw new RegistryError(file, check.problems);
   return check.registry;
 }

@@ -1,5 +1,8 @@
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
-import { ZBASE32_KEY_PATTERN, registrySchema } from './schema.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import formats from 'ajv-formats';
+import { RANKS, RULES, describeSchemaErrors } from './messages.js';
+import { categoryPath, endorsementPath, sourceLabels } from './paths.js';
+import { registrySchema } from './schema.js';
 import type { Category, Registry, Source } from './types.js';
 import { deepFreeze } from '../util/deep-freeze.js';
 
@@ -8,12 +11,14 @@ export type RegistryCheck =
   | { readonly ok: false; readonly problems: readonly string[] };
 
 const ajv = new Ajv2020({ allErrors: true, strict: true });
+// ajv-formats is CommonJS; under NodeNext its default export arrives as `.default`.
+formats.default(ajv, { formats: ['date'] });
 const checkSchema = ajv.compile(registrySchema);
 
 /** Validates parsed registry data: the JSON Schema first, then the rules a schema cannot say. */
 export function validateRegistry(data: unknown): RegistryCheck {
   if (!checkSchema(data)) {
-    return { ok: false, problems: describeSchemaErrors(checkSchema.errors ?? []) };
+    return { ok: false, problems: describeSchemaErrors(checkSchema.errors ?? [], data) };
   }
   const shaped = data as unknown as Registry;
   const problems = checkInvariants(shaped);
@@ -24,26 +29,25 @@ export function validateRegistry(data: unknown): RegistryCheck {
 function checkInvariants(registry: Registry): string[] {
   const problems: string[] = [];
   for (const [slug, category] of Object.entries(registry.categories)) {
-    const where = `categories.${slug}.sources`;
     const ranks = category.sources.map((s) => s.rank).sort();
-    if (ranks.join() !== '1,2,3') problems.push(`${where}: ranks must be exactly 1, 2 and 3`);
-    const seen = new Set<string>();
+    if (ranks.join() !== RANKS.join()) problems.push(`${categoryPath(slug, 'sources')}: ${RULES.ranks}`);
+    const labels = sourceLabels(category.sources);
+    const seen = new Map<string, string>();
     category.sources.forEach((source, i) => {
+      const where = categoryPath(slug, labels[i]!, 'url');
       const url = httpsUrl(source.url);
-      if (url === undefined) {
-        problems.push(`${where}.${i}.url: must be an absolute https URL`);
-      } else if (seen.has(url)) {
-        problems.push(`${where}.${i}.url: must not repeat a URL already in this category`);
-      } else {
-        seen.add(url);
-      }
+      const earlier = url === undefined ? undefined : seen.get(url);
+      if (url === undefined) problems.push(`${where}: ${RULES.httpsUrl}`);
+      else if (earlier !== undefined) problems.push(`${where}: repeats the URL of ${earlier} in this category`);
+      else seen.set(url, labels[i]!);
     });
   }
-  const endorsers = new Set<string>();
+  const endorsers = new Map<string, number>();
   registry.endorsements.forEach((e, i) => {
-    if (httpsUrl(e.url) === undefined) problems.push(`endorsements.${i}.url: must be an absolute https URL`);
-    if (endorsers.has(e.pubkey)) problems.push(`endorsements.${i}.pubkey: must not repeat an endorser already listed`);
-    endorsers.add(e.pubkey);
+    if (httpsUrl(e.url) === undefined) problems.push(`${endorsementPath(i, 'url')}: ${RULES.httpsUrl}`);
+    const earlier = endorsers.get(e.pubkey);
+    if (earlier !== undefined) problems.push(`${endorsementPath(i, 'pubkey')}: repeats the endorser of ${endorsementPath(earlier)}`);
+    else endorsers.set(e.pubkey, i);
   });
   return problems;
 }
@@ -62,50 +66,4 @@ function normalise(registry: Registry): Registry {
     categories[slug] = { ...category, sources };
   }
   return { ...registry, categories };
-}
-
-/** Turns Ajv errors into `path: rule` lines, e.g. `categories.rust-learning.sources: must have exactly 3 items`. */
-export function describeSchemaErrors(errors: readonly ErrorObject[]): string[] {
-  const lines: string[] = [];
-  for (const error of errors) {
-    // Ajv reports a bad key twice (the inner pattern and propertyNames); keep the outer one.
-    if (error.propertyName !== undefined) continue;
-    const path = dotted(error.instancePath);
-    lines.push(`${path}${ruleOf(error)}`);
-  }
-  return [...new Set(lines)];
-}
-
-function ruleOf(error: ErrorObject): string {
-  const p = error.params as Record<string, unknown>;
-  switch (error.keyword) {
-    case 'additionalProperties':
-      return `: unknown field "${String(p.additionalProperty)}"`;
-    case 'required':
-      return `: missing required field "${String(p.missingProperty)}"`;
-    case 'propertyNames':
-      return `.${String(p.propertyName)}: slug must be lowercase words joined by hyphens`;
-    case 'minItems':
-    case 'maxItems':
-      return error.parentSchema?.minItems === error.parentSchema?.maxItems
-        ? `: must have exactly ${String(p.limit)} items`
-        : `: ${error.message ?? 'has the wrong number of items'}`;
-    case 'enum':
-      return `: must be one of ${(p.allowedValues as unknown[]).join(', ')}`;
-    case 'pattern':
-      return p.pattern === ZBASE32_KEY_PATTERN
-        ? ': must be a z-base-32 public key (52 characters)'
-        : `: must match ${String(p.pattern)}`;
-    default:
-      return `: ${error.message ?? error.keyword}`;
-  }
-}
-
-function dotted(instancePath: string): string {
-  if (instancePath === '') return 'registry';
-  return instancePath
-    .slice(1)
-    .split('/')
-    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .join('.');
 }

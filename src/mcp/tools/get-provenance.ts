@@ -1,14 +1,96 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { projectRoot } from '../../project.js';
+import { decodePublicKey, publicKeyObject } from '../../provenance/keys.js';
 import { ALGORITHM, CANONICALIZATION } from '../../provenance/signature.js';
+import { ZBASE32_ALPHABET } from '../../registry/schema.js';
 import { NO_ARGUMENTS, READ_ONLY, answer, oncePerCatalog, schema, type Tool } from './tool.js';
 
-function verificationSteps(publicKey: string): string[] {
+/** What a reader replaces: a tool answer does not know the address its caller reached it at. */
+export const BASE_URL_PLACEHOLDER = "<this server's base URL>";
+
+/** RFC 4648 base32, the alphabet coreutils' base32 reads; z-base-32 uses the same bit order. */
+const RFC4648_BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+
+export interface VerificationRecipes {
+  /** Shell commands for openssl 3 and coreutils, to run one after the other in an empty folder. */
+  readonly openssl: readonly string[];
+  /** Our command-line tool: fetch the project (when its repository is known), install, verify. */
+  readonly cli: readonly string[];
+}
+
+export interface RecipeContext {
+  /** The address callers reach this server at, when known. */
+  readonly baseUrl?: string | undefined;
+  /** An https git URL of this project, when package.json names one. */
+  readonly repository?: string | undefined;
+}
+
+/** package.json's `repository` as an https URL git can clone, or undefined: never a guess. */
+export function projectRepository(root = projectRoot()): string | undefined {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { repository?: string | { url?: string } };
+  const declared = typeof pkg.repository === 'string' ? pkg.repository : pkg.repository?.url;
+  if (declared === undefined) return undefined;
+  // npm's shorthands: "owner/name" and "github:owner/name" mean GitHub.
+  const shorthand = /^(?:github:)?([\w.-]+\/[\w.-]+)$/.exec(declared)?.[1];
+  const url = shorthand === undefined ? declared.replace(/^git\+/, '') : `https://github.com/${shorthand}.git`;
+  return URL.canParse(url) && new URL(url).protocol === 'https:' ? url : undefined;
+}
+
+function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, "'\\''")}'`;
+}
+
+/** A base URL fit to paste into a shell (it may come from a request): http(s) only, single-quoted. */
+function shellBase(baseUrl: string | undefined): string {
+  if (baseUrl === undefined || !URL.canParse(baseUrl)) return BASE_URL_PLACEHOLDER;
+  const url = new URL(baseUrl);
+  if (!/^https?:$/.test(url.protocol)) return BASE_URL_PLACEHOLDER;
+  return shellQuote(url.href.replace(/\/+$/, ''));
+}
+
+/**
+ * The README's openssl recipe (section "Verify a registry") for this server's key, and the CLI
+ * for those with a checkout. The DER header in front of the raw key comes from node:crypto's own
+ * SPKI encoding of the key, as printf octal escapes (which every POSIX printf reads).
+ */
+export function verificationRecipes(publicKey: string, { baseUrl, repository }: RecipeContext = {}): VerificationRecipes {
+  const raw = decodePublicKey(publicKey);
+  const spki = raw === undefined ? Buffer.alloc(0) : publicKeyObject(raw).export({ format: 'der', type: 'spki' });
+  const header = [...spki.subarray(0, spki.length - 32)].map((b) => `\\${b.toString(8).padStart(3, '0')}`).join('');
+  const base = shellBase(baseUrl);
+  return {
+    openssl: [
+      `BASE=${base}`,
+      'curl -s "$BASE/registry" -o registry.signed.json',
+      'curl -s "$BASE/registry/signature" -o signature.json',
+      `PUBKEY=${publicKey}`,
+      `sed -E 's/.*"signature":"([^"]+)".*/\\1/' signature.json | base64 -d > signature.bin`,
+      `printf '%s====' "$PUBKEY" | tr '${ZBASE32_ALPHABET}' '${RFC4648_BASE32}' | base32 -d > key.raw`,
+      `{ printf '${header}'; cat key.raw; } | openssl pkey -pubin -inform DER -out key.pem`,
+      'openssl pkeyutl -verify -pubin -inkey key.pem -rawin -in registry.signed.json -sigfile signature.bin',
+      'sha256sum registry.signed.json',
+    ],
+    cli: [
+      ...(repository === undefined ? [] : [`git clone ${shellQuote(repository)} three-good-sources`, 'cd three-good-sources']),
+      'npm install',
+      `npx three-good-sources verify ${base} --pubkey ${publicKey}`,
+    ],
+  };
+}
+
+function verificationSteps(recipes: VerificationRecipes, sha256: string, context: RecipeContext): string[] {
+  const replace = context.baseUrl === undefined ? ` (replace ${BASE_URL_PLACEHOLDER} with the address you reach this server at: its /mcp URL without /mcp)` : '';
+  const fetch = context.repository === undefined
+    ? 'from a checkout of this project (the package is not published on npm), inside the checkout'
+    : 'which is not published on npm: fetch the project and install it';
   return [
-    `1. With our command-line tool: npx three-good-sources verify <this server's base URL> --pubkey ${publicKey}`,
+    `1. With openssl 3 and coreutils alone, in an empty folder${replace}:`,
+    ...recipes.openssl.map((command) => `   ${command}`),
+    `   openssl prints "Signature Verified Successfully" and sha256sum prints ${sha256}, the SHA-256 above.`,
+    `2. With our command-line tool, ${fetch}:`,
+    ...recipes.cli.map((command) => `   ${command}`),
     '   It fetches GET /registry and GET /registry/signature, checks the digest and the Ed25519 signature, and prints one OK line or what failed.',
-    '2. With openssl 3 and coreutils alone: save GET /registry (the exact signed bytes) and the base64 "signature" field of GET /registry/signature (decoded, 64 bytes);',
-    '   turn the z-base-32 key into raw bytes (tr ybndrfg8ejkmcpqxot1uwisza345h769 to the RFC 4648 alphabet, pad with "====", base32 -d),',
-    '   prefix the 12 DER bytes 302a300506032b6570032100 and convert with openssl pkey -pubin -inform DER,',
-    '   then run openssl pkeyutl -verify -pubin -inkey key.pem -rawin -in registry.json -sigfile signature.bin. The README section "Verify a registry" has the exact commands.',
     'A signature only proves who signed if you got the public key from the curator by another channel: compare it with the key the curator publishes.',
   ];
 }
@@ -20,7 +102,7 @@ export const getProvenance: Tool = {
     description:
       'Tell who curated the registry behind these sources and how to verify it: curator name and Ed25519 public key (z-base-32), ' +
       'registry version and date, the SHA-256 of its canonical JSON (RFC 8785), the signature over those bytes, the endorsement count, ' +
-      'and verification steps that work with our command-line tool or with openssl alone. Takes no arguments.',
+      'and verification steps that need only the server\'s URL and openssl (or our command-line tool, from a checkout). Takes no arguments.',
     inputSchema: NO_ARGUMENTS,
     outputSchema: schema.object({
       curator: schema.object({ name: schema.string, pubkey: schema.string }),
@@ -34,13 +116,17 @@ export const getProvenance: Tool = {
         ephemeralKey: { type: 'boolean' },
       }),
       verification: schema.strings,
+      recipes: schema.object({ openssl: schema.strings, cli: schema.strings }),
     }),
     annotations: READ_ONLY,
   },
 
   run: oncePerCatalog(({ registry, signed }) => {
     const categories = Object.keys(registry.categories).length;
-    const steps = verificationSteps(signed.publicKey);
+    // A tool answer does not know the URL it was reached at; the recipe says what to fill in.
+    const context: RecipeContext = { repository: projectRepository() };
+    const recipes = verificationRecipes(signed.publicKey, context);
+    const steps = verificationSteps(recipes, signed.sha256, context);
     const text = [
       `Curator: ${registry.curator.name}`,
       `Public key: ${signed.publicKey} (Ed25519, z-base-32)`,
@@ -69,6 +155,7 @@ export const getProvenance: Tool = {
         ephemeralKey: signed.ephemeralKey,
       },
       verification: steps,
+      recipes,
     });
   }),
 };

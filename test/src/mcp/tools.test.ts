@@ -1,14 +1,21 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import t from 'tap';
+import { execFile } from 'node:child_process';
+import { createServer } from 'node:http';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { prepareCatalog } from '../../../src/catalog.js';
+import { projectRepository, verificationRecipes } from '../../../src/mcp/tools/get-provenance.js';
 import { callTool, listTools } from '../../../src/mcp/tools/toolbox.js';
+import { signatureDocument } from '../../../src/provenance/signature.js';
 import { keyFromSeed } from '../../../src/provenance/keys.js';
 import { SHIPPED_REGISTRY, TEST_SEED, otherPublicKey } from '../../helpers/build.js';
 
 const key = keyFromSeed(TEST_SEED);
+const run = promisify(execFile);
 const dir = await mkdtemp(join(tmpdir(), '3gs-tools-'));
 const endorsedFile = join(dir, 'endorsed.json');
 await writeFile(
@@ -68,4 +75,54 @@ t.test('every tool has a title and read-only annotations', async (t) => {
     t.type(tool.title, 'string');
     t.same(tool.annotations, { title: tool.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }, tool.name);
   }
+});
+
+t.test('get_provenance: verification needs only the server URL and openssl, then our CLI from a checkout', async (t) => {
+  const catalog = catalogs.shipped;
+  const result = callTool({ name: 'get_provenance', arguments: {} }, catalog);
+  const text = result.content[0]!.text;
+  const data = result.structuredContent as { verification: string[]; recipes: { openssl: string[]; cli: string[] } };
+  const how = text.slice(text.indexOf('How to verify:'));
+  t.match(how, /^1\. With openssl 3 and coreutils alone, in an empty folder \(replace <this server's base URL> with the address you reach this server at: its \/mcp URL without \/mcp\):$/m, 'openssl first');
+  t.match(how, /^2\. With our command-line tool, from a checkout of this project \(the package is not published on npm\), inside the checkout:$/m);
+  t.ok(how.indexOf('openssl pkeyutl') < how.indexOf('npx three-good-sources verify'), 'the CLI comes second');
+  t.notMatch(how, /github\.com|git clone/, 'no invented repository URL: package.json names none');
+  t.same(data.recipes.cli, ['npm install', `npx three-good-sources verify <this server's base URL> --pubkey ${key.publicKey}`]);
+  for (const line of [...data.recipes.openssl, ...data.recipes.cli]) t.ok(data.verification.includes(`   ${line}`), `the text shows: ${line}`);
+
+  // Serve the catalog's signed bytes as /registry and /registry/signature do, and run the steps as the text gives them.
+  const server = createServer((req, res) => {
+    res.setHeader('content-type', 'application/json');
+    res.end(req.url === '/registry/signature' ? JSON.stringify(signatureDocument(catalog.signed)) : catalog.signed.canonical);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => new Promise((resolve) => server.close(resolve)));
+  const address = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const script = data.recipes.openssl.join('\n').replaceAll("<this server's base URL>", address);
+  const cwd = await mkdtemp(join(tmpdir(), '3gs-provenance-'));
+  const { stdout } = await run('sh', ['-e', '-c', script], { cwd, timeout: 30_000 });
+  t.match(stdout, /Signature Verified Successfully/);
+  t.match(stdout, `${catalog.signed.sha256}  registry.signed.json`, 'sha256sum prints the digest the text announces');
+  t.match(how, `sha256sum prints ${catalog.signed.sha256}`);
+
+  // The same recipe for a URL that is known: filled in, quoted for the shell, and still working.
+  const known = verificationRecipes(key.publicKey, { baseUrl: `${address}/` });
+  t.equal(known.openssl[0], `BASE='${address}'`);
+  t.match((await run('sh', ['-e', '-c', known.openssl.join('\n')], { cwd, timeout: 30_000 })).stdout, /Signature Verified Successfully/);
+  t.equal(verificationRecipes(key.publicKey, { baseUrl: "https://x.example/it's" }).openssl[0], "BASE='https://x.example/it'\\''s'", 'a quote cannot break out');
+  t.equal(verificationRecipes(key.publicKey, { baseUrl: 'file:///etc' }).openssl[0], "BASE=<this server's base URL>", 'only http(s)');
+});
+
+t.test('get_provenance: with a repository in package.json, the CLI step clones it', async (t) => {
+  const root = await mkdtemp(join(tmpdir(), '3gs-package-'));
+  const repository = async (value: unknown) => {
+    await writeFile(join(root, 'package.json'), JSON.stringify({ name: 'three-good-sources', ...(value === undefined ? {} : { repository: value }) }));
+    return projectRepository(root);
+  };
+  t.equal(await repository(undefined), undefined);
+  t.equal(await repository('owner/three-good-sources'), 'https://github.com/owner/three-good-sources.git');
+  t.equal(await repository({ type: 'git', url: 'git+https://git.example.org/3gs.git' }), 'https://git.example.org/3gs.git');
+  t.equal(await repository('git@github.com:owner/3gs.git'), undefined, 'only https: what anyone can clone');
+  const cli = verificationRecipes(key.publicKey, { repository: 'https://git.example.org/3gs.git' }).cli;
+  t.same(cli.slice(0, 3), ["git clone 'https://git.example.org/3gs.git' three-good-sources", 'cd three-good-sources', 'npm install']);
 });

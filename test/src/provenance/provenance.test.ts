@@ -9,7 +9,7 @@ import t from 'tap';
 import * as z32 from 'z32';
 import { prepareCatalog } from '../../../src/catalog.js';
 import { canonicalBytes, sha256Hex } from '../../../src/provenance/canonical.js';
-import { bindCurator } from '../../../src/provenance/curator.js';
+import { bindCurator, curatorKeyProblems } from '../../../src/provenance/curator.js';
 import { decodePublicKey, generateKey, keyFromSeed, parseSeed, publicKeyObject } from '../../../src/provenance/keys.js';
 import { signRegistry, signatureDocument, verifySignature } from '../../../src/provenance/signature.js';
 import { RegistryError, loadRegistry } from '../../../src/registry/load.js';
@@ -103,9 +103,28 @@ t.test('the curator key binds the registry', async (t) => {
     message: /curator\.pubkey: must be a z-base-32 Ed25519 public key/,
   });
   const self = { pubkey: key.publicKey, url: 'https://me.example/', name: 'Me', since: '2026-01-01' };
-  t.throws(() => bindCurator({ ...loaded, endorsements: [self] }, key.publicKey, 'r.json'), { message: /endorsements\.0\.pubkey: a curator cannot endorse itself/ });
+  t.throws(() => bindCurator({ ...loaded, endorsements: [self] }, key.publicKey, 'r.json'), { message: /\n {2}endorsement 1\.pubkey: a curator cannot endorse itself$/ });
   const bent = { pubkey: 'yyyoryarywdyqnyjbefoadeqbhebnrounoktcfaadrpbs8y7daxa', url: 'https://x.example/', name: 'X', since: '2026-01-01' };
-  t.throws(() => bindCurator({ ...loaded, endorsements: [bent] }, key.publicKey, 'r.json'), { message: /endorsements\.0\.pubkey: must be a z-base-32/ });
+  t.throws(() => bindCurator({ ...loaded, endorsements: [bent] }, key.publicKey, 'r.json'), { message: /\n {2}endorsement 1\.pubkey: must be a z-base-32 Ed25519 public key \(52 characters\)$/ });
+});
+
+t.test('curatorKeyProblems: one set of rules for the server (with its key) and check (without)', async (t) => {
+  const loaded = await loadRegistry(SHIPPED_REGISTRY);
+  const named = otherPublicKey();
+  const peer = { pubkey: otherPublicKey(), url: 'https://peer.example/', name: 'Peer', since: '2026-01-01' };
+  const self = { ...peer, pubkey: named };
+  const registry = { ...loaded, curator: { ...loaded.curator, pubkey: named }, endorsements: [peer, self] };
+  t.same(curatorKeyProblems(registry), ['endorsement 2.pubkey: a curator cannot endorse itself'], 'without a server key: the named curator');
+  t.same(curatorKeyProblems(registry, named), ['endorsement 2.pubkey: a curator cannot endorse itself'], 'the server holding that key');
+  t.same(
+    curatorKeyProblems(registry, key.publicKey),
+    [`curator.pubkey: names ${named}, but this server signs with ${key.publicKey}; configure that curator's secret key (CURATOR_SECRET_KEY or CURATOR_KEY_FILE) or empty curator.pubkey`],
+    'another server: the key mismatch (and no self-endorsement, since the server is not that curator)',
+  );
+  const unnamed = { ...loaded, endorsements: [{ ...peer, pubkey: key.publicKey }] };
+  t.same(curatorKeyProblems(unnamed), [], 'an empty curator key endorses nobody until a server takes it');
+  t.same(curatorKeyProblems(unnamed, key.publicKey), ['endorsement 1.pubkey: a curator cannot endorse itself'], 'the server key it takes');
+  t.same(curatorKeyProblems({ ...loaded, curator: { ...loaded.curator, pubkey: 'abc' } }), ["curator.pubkey: must be a z-base-32 Ed25519 public key (52 characters), or empty to take the server's key"]);
 });
 
 t.test('the served registry is the file plus the curator key, sources in rank order', async (t) => {
