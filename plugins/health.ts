@@ -13,11 +13,11 @@ export interface HealthOptions {
  * (a registry is loaded and the session store answers; send traffic elsewhere if not).
  */
 export const health: FastifyPluginAsync<HealthOptions> = async (app, { catalog, sessions, serverVersion }) => {
-  app.get('/health', async () => ({
-    status: 'ok',
-    version: serverVersion,
-    categories: Object.keys(catalog().registry.categories).length,
-  }));
+  // Two versions, named apart: this server's (package.json) and the registry's it serves now.
+  app.get('/health', async () => {
+    const { registry } = catalog();
+    return { status: 'ok', serverVersion, registryVersion: registry.version, categories: Object.keys(registry.categories).length };
+  });
 
   app.get('/health/ready', async (_request, reply) => {
     const { registry, signed } = catalog();

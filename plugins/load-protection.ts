@@ -1,16 +1,11 @@
 import rateLimit from '@fastify/rate-limit';
 import underPressure from '@fastify/under-pressure';
 import type { FastifyInstance } from 'fastify';
+import type { Config } from '../src/config.js';
 import { Failures } from '../src/mcp/errors.js';
 import { OwnErrorCode, sendFailure } from './http-errors.js';
 
-export interface LoadProtectionOptions {
-  /** Requests per client per window; 0 turns rate limiting off. */
-  readonly rateLimitMax: number;
-  readonly rateLimitWindowMs: number;
-  readonly maxEventLoopDelayMs: number;
-  readonly maxHeapUsedBytes: number;
-}
+export type LoadProtectionOptions = Pick<Config, 'rateLimitMax' | 'rateLimitWindowMs' | 'maxEventLoopDelayMs' | 'maxHeapUsedBytes'>;
 
 /**
  * Per-client rate limiting and load shedding for the routes registered after it in the same

@@ -1,14 +1,13 @@
 import cors from '@fastify/cors';
 import fp from 'fastify-plugin';
+import type { Config } from '../src/config.js';
 import { Failures } from '../src/mcp/errors.js';
 import { BoundedMemo } from '../src/util/bounded-memo.js';
 import { isMcpRequest, sendFailure } from './http-errors.js';
 
-export interface OriginPolicyOptions {
-  /** Exact origins allowed besides localhost ones. */
-  readonly allowedOrigins: readonly string[];
+export interface OriginPolicyOptions extends Pick<Config, 'allowedOrigins'> {
   /** The address the server listens on: on a loopback one, the Host header is checked too. */
-  readonly listenHost: string;
+  readonly listenHost: Config['host'];
 }
 
 const LOCAL_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]']);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { ServerOptions } from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import pino from 'pino';
@@ -41,6 +42,29 @@ function sessionStore(config: Config, log: () => FastifyBaseLogger): Promise<Ses
   return config.redisUrl === undefined
     ? new MemorySessionStore(limits)
     : RedisSessionStore.connect({ url: config.redisUrl, ...limits, onAvailability });
+}
+
+/** host:port of a Redis URL: never its password. */
+function redisAddress(url: string): string {
+  const { hostname, port } = new URL(url);
+  return `${hostname}:${port || '6379'}`;
+}
+
+/**
+ * Node's own request timeouts, given when the server is created (Fastify's `http` option).
+ * Fastify alone sets only requestTimeout, after creation: headersTimeout then stays at 60 s and,
+ * being longer, swaps roles with it (Node: headersTimeout "must be <= requestTimeout"), and Node
+ * checks both only every connectionsCheckingInterval (30 s by default): a body sent a byte a
+ * second with REQUEST_TIMEOUT_MS=5000 was answered 408 after 88 s.
+ */
+function requestTimeouts({ requestTimeoutMs }: Config): ServerOptions {
+  // Node's default rule (the smaller of 60 s and requestTimeout), kept when requestTimeout is 0
+  // ("no limit"), so that headers must still arrive in time.
+  const headersTimeout = requestTimeoutMs > 0 ? Math.min(60_000, requestTimeoutMs) : 60_000;
+  // A check every second, or four within a shorter limit: a request is cut off at most a
+  // quarter of its limit late.
+  const connectionsCheckingInterval = Math.max(50, Math.min(1000, Math.floor(headersTimeout / 4)));
+  return { requestTimeout: requestTimeoutMs, headersTimeout, connectionsCheckingInterval };
 }
 
 /** What the app serves, built once by `buildApp` and handed to the app plugin. */
@@ -108,6 +132,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     bodyLimit: BODY_LIMIT_BYTES,
     // Fastify's defaults would turn "id": 1 into "1" and silently drop unknown keys.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false } },
+    http: requestTimeouts(config),
     connectionTimeout: config.connectionTimeoutMs,
     requestTimeout: config.requestTimeoutMs,
     keepAliveTimeout: config.keepAliveTimeoutMs,
@@ -122,7 +147,25 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       'NO CURATOR KEY CONFIGURED: signing the registry with an ephemeral key; signatures and the public key will change on restart. Set CURATOR_SECRET_KEY or CURATOR_KEY_FILE (npx three-good-sources keygen makes one).',
     );
   }
+  const serverVersion = packageVersion();
+  // One line that says what is served, how it is signed and where sessions live (pino adds the pid).
+  instance.addHook('onListen', (done) => {
+    const { registry, signed } = holder.current();
+    const categories = Object.keys(registry.categories).length;
+    const redis = config.redisUrl === undefined ? undefined : redisAddress(config.redisUrl);
+    instance.log.info(
+      {
+        address: instance.listeningOrigin,
+        serverVersion,
+        registry: { path: config.registryPath, version: registry.version, sha256: signed.sha256, categories },
+        signing: { key: key.ephemeral ? 'ephemeral' : 'curator', publicKey: key.publicKey },
+        sessionStore: redis === undefined ? { kind: 'memory' } : { kind: 'redis', address: redis },
+      },
+      `serving registry ${registry.version} (${categories} categories) on ${instance.listeningOrigin}, signed with ${key.ephemeral ? 'an EPHEMERAL key' : 'the curator key'} ${key.publicKey}, sessions in ${redis === undefined ? 'memory' : `redis at ${redis}`}`,
+    );
+    done();
+  });
   // fastify-plugin, as fastify/demo does: the app's handlers and decorator belong to the root instance.
-  await instance.register(fp(app), { config, holder, sessions, metrics, serverVersion: packageVersion() });
+  await instance.register(fp(app), { config, holder, sessions, metrics, serverVersion });
   return instance;
 }

@@ -4,202 +4,272 @@ import { join } from 'node:path';
 import envSchema from 'env-schema';
 import type { ErrorObject } from 'ajv';
 import { StartupError } from './errors.js';
+import { DEFAULT_THRESHOLD } from './matcher/matcher.js';
 import { projectRoot } from './project.js';
 import { parseSeed } from './provenance/keys.js';
 
-export interface Config {
-  readonly host: string;
-  readonly port: number;
-  readonly registryPath: string;
-  readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
-  readonly matchThreshold: number;
-  /** Exact origins allowed besides localhost ones (scheme://host[:port]). */
-  readonly allowedOrigins: readonly string[];
-  readonly sessionTtlMs: number;
-  readonly maxSessions: number;
-  /** The curator's Ed25519 seed (secret: never logged); undefined means an ephemeral key. */
-  readonly curatorSeed: Buffer | undefined;
-  /** Shared session store for several replicas (may hold a password: never logged); undefined keeps sessions in memory. */
-  readonly redisUrl: string | undefined;
-  /** Requests per client per window on /mcp; 0 turns rate limiting off. */
-  readonly rateLimitMax: number;
-  readonly rateLimitWindowMs: number;
-  /** Event-loop delay above which /mcp sheds load with 503; 0 turns the check off. */
-  readonly maxEventLoopDelayMs: number;
-  /** Heap in use above which /mcp sheds load with 503; 0 turns the check off. */
-  readonly maxHeapUsedBytes: number;
-  /** Proxies whose X-Forwarded-For names the client (addresses or CIDRs); empty trusts none. */
-  readonly trustProxy: readonly string[];
-  /** How long a graceful shutdown may take before the process exits anyway. */
-  readonly shutdownGraceMs: number;
-  /** Server timeouts: idle connection, whole request, keep-alive. */
-  readonly connectionTimeoutMs: number;
-  readonly requestTimeoutMs: number;
-  readonly keepAliveTimeoutMs: number;
+/** A variable's rule in JSON Schema, checked by env-schema once it has coerced the text. */
+type Rule =
+  | { readonly type: 'integer' | 'number'; readonly minimum: number; readonly maximum: number }
+  | { readonly type: 'string'; readonly minLength?: number }
+  | { readonly enum: readonly string[] };
+
+export interface Variable {
+  readonly rule: Rule;
+  readonly default?: string | number;
+  /** The README's default column, where the value alone would not say it. */
+  readonly shownDefault?: string;
+  /** The README's meaning column. */
+  readonly meaning: string;
+  /** Its value never appears in a message. */
+  readonly secret?: boolean;
 }
 
-/** A configuration that must stop start-up; the message names the variable and the rule. */
-export class ConfigError extends StartupError {
-  constructor(message: string) {
-    super('THREEGS_CONFIG', message);
-    this.name = 'ConfigError';
-  }
-}
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const integer = (minimum: number, maximum: number) => ({ type: 'integer', minimum, maximum }) as const;
+const text = { type: 'string', minLength: 1 } as const;
+const code = (word: string): string => `\`${word}\``;
+const oneOf = (words: readonly string[]): string => `${words.slice(0, -1).map(code).join(', ')} or ${code(words[words.length - 1]!)}`;
 
-const schema = {
-  type: 'object',
-  properties: {
-    HOST: { type: 'string', minLength: 1, default: '127.0.0.1' },
-    PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 3000 },
-    REGISTRY_PATH: { type: 'string', minLength: 1 },
-    LOG_LEVEL: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
-    MATCH_THRESHOLD: { type: 'number', minimum: 0, maximum: 1, default: 0.4 },
-    ALLOWED_ORIGINS: { type: 'string', default: '' },
-    SESSION_TTL_SECONDS: { type: 'integer', minimum: 1, maximum: 86_400, default: 1800 },
-    MAX_SESSIONS: { type: 'integer', minimum: 1, maximum: 10_000_000, default: 10_000 },
-    RATE_LIMIT_MAX: { type: 'integer', minimum: 0, maximum: 1_000_000, default: 600 },
-    RATE_LIMIT_WINDOW_MS: { type: 'integer', minimum: 1000, maximum: 86_400_000, default: 60_000 },
-    MAX_EVENT_LOOP_DELAY_MS: { type: 'integer', minimum: 0, maximum: 60_000, default: 1000 },
-    MAX_HEAP_USED_MB: { type: 'integer', minimum: 0, maximum: 1_000_000, default: 0 },
-    TRUST_PROXY: { type: 'string', default: '' },
-    SHUTDOWN_GRACE_MS: { type: 'integer', minimum: 100, maximum: 600_000, default: 10_000 },
-    CONNECTION_TIMEOUT_MS: { type: 'integer', minimum: 0, maximum: 3_600_000, default: 30_000 },
-    REQUEST_TIMEOUT_MS: { type: 'integer', minimum: 0, maximum: 3_600_000, default: 30_000 },
-    KEEP_ALIVE_TIMEOUT_MS: { type: 'integer', minimum: 0, maximum: 3_600_000, default: 72_000 },
-    // Secrets: checked below, so that no error message ever repeats their value.
-    CURATOR_SECRET_KEY: { type: 'string' },
-    CURATOR_KEY_FILE: { type: 'string' },
-    REDIS_URL: { type: 'string' },
+/**
+ * Every setting, declared once: its rule and default, what the README's configuration table says
+ * about it (test/src/config.test.ts holds that table to this one), and whether it is a secret.
+ * `toConfig` turns the checked values into a Config; both types are derived from these two.
+ */
+export const VARIABLES = {
+  HOST: { rule: text, default: '127.0.0.1', meaning: 'address to listen on (the container sets `0.0.0.0`)' },
+  PORT: { rule: integer(0, 65_535), default: 3000, meaning: 'TCP port, 0 to 65535 (0 picks a free one)' },
+  REGISTRY_PATH: { rule: text, shownDefault: 'the shipped `registry.json`', meaning: 'registry file to serve' },
+  LOG_LEVEL: { rule: { enum: LOG_LEVELS }, default: 'info', meaning: oneOf(LOG_LEVELS) },
+  MATCH_THRESHOLD: {
+    rule: { type: 'number', minimum: 0, maximum: 1 },
+    default: DEFAULT_THRESHOLD,
+    meaning: "minimum match score (0 to 1) for `get_sources`; a call's own `threshold` overrides it",
   },
-} as const;
+  ALLOWED_ORIGINS: {
+    rule: { type: 'string' },
+    default: '',
+    meaning:
+      'comma-separated browser origins allowed besides localhost ones, e.g. `https://app.example.com`; other `Origin`s get 403. @fastify/cors uses the same list',
+  },
+  SESSION_TTL_SECONDS: { rule: integer(1, 86_400), default: 1800, meaning: 'a session unused this long is forgotten' },
+  MAX_SESSIONS: { rule: integer(1, 10_000_000), default: 10_000, meaning: 'most sessions held; the least recently used goes first' },
+  CURATOR_SECRET_KEY: {
+    rule: { type: 'string' },
+    secret: true,
+    meaning: "the curator's Ed25519 seed, 64 hex characters (secret; see Verify a registry)",
+  },
+  CURATOR_KEY_FILE: { rule: text, meaning: 'a file holding that seed, as `npx three-good-sources keygen` writes it' },
+  REDIS_URL: {
+    rule: { type: 'string' },
+    secret: true,
+    shownDefault: 'none (sessions in memory)',
+    meaning:
+      '`redis://` or `rediss://` URL of a Redis shared by every replica for 2025-era sessions (may hold a password: never logged)',
+  },
+  RATE_LIMIT_MAX: { rule: integer(0, 1_000_000), default: 600, meaning: 'requests per client per window on `/mcp`; `0` turns rate limiting off' },
+  RATE_LIMIT_WINDOW_MS: { rule: integer(1000, 86_400_000), default: 60_000, meaning: 'the rate-limit window, at least 1000 ms' },
+  TRUST_PROXY: {
+    rule: { type: 'string' },
+    default: '',
+    meaning:
+      'comma-separated addresses or CIDR ranges of proxies whose `X-Forwarded-For` names the client (rate limits then count per client, not per proxy)',
+  },
+  MAX_EVENT_LOOP_DELAY_MS: {
+    rule: integer(0, 60_000),
+    default: 1000,
+    meaning: 'event-loop delay above which `/mcp` sheds load with 503; `0` turns the check off',
+  },
+  MAX_HEAP_USED_MB: { rule: integer(0, 1_000_000), default: 0, shownDefault: '`0` (off)', meaning: 'heap in use above which `/mcp` sheds load with 503' },
+  SHUTDOWN_GRACE_MS: {
+    rule: integer(100, 600_000),
+    default: 10_000,
+    meaning: 'how long SIGTERM/SIGINT may take to finish requests in flight before the process exits anyway (exit 1)',
+  },
+  CONNECTION_TIMEOUT_MS: { rule: integer(0, 3_600_000), default: 30_000, meaning: 'a socket silent this long is closed; `0` never' },
+  REQUEST_TIMEOUT_MS: {
+    rule: integer(0, 3_600_000),
+    default: 30_000,
+    meaning:
+      'longest a request may take to arrive, headers and body (408 after it, checked at least every second); `0`: no limit on the body, headers still within 60 s',
+  },
+  KEEP_ALIVE_TIMEOUT_MS: {
+    rule: integer(0, 3_600_000),
+    default: 72_000,
+    meaning: "keep-alive timeout (longer than common load balancers' idle timeout)",
+  },
+  PID_FILE: { rule: text, meaning: 'file the server writes its process id to once it listens, and removes on exit: `kill -HUP "$(cat "$PID_FILE")"`' },
+} as const satisfies Record<string, Variable>;
 
-interface RawEnv {
-  HOST: string;
-  PORT: number;
-  REGISTRY_PATH?: string;
-  LOG_LEVEL: Config['logLevel'];
-  MATCH_THRESHOLD: number;
-  ALLOWED_ORIGINS: string;
-  SESSION_TTL_SECONDS: number;
-  MAX_SESSIONS: number;
-  CURATOR_SECRET_KEY?: string;
-  CURATOR_KEY_FILE?: string;
-  REDIS_URL?: string;
-  RATE_LIMIT_MAX: number;
-  RATE_LIMIT_WINDOW_MS: number;
-  MAX_EVENT_LOOP_DELAY_MS: number;
-  MAX_HEAP_USED_MB: number;
-  TRUST_PROXY: string;
-  SHUTDOWN_GRACE_MS: number;
-  CONNECTION_TIMEOUT_MS: number;
-  REQUEST_TIMEOUT_MS: number;
-  KEEP_ALIVE_TIMEOUT_MS: number;
-}
+type Name = keyof typeof VARIABLES;
+type ValueOf<R> = R extends { readonly enum: readonly (infer E)[] } ? E : R extends { readonly type: 'string' } ? string : number;
+/** The checked values: a variable without a default may be undefined. */
+type Checked = {
+  readonly [N in Name]: (typeof VARIABLES)[N] extends { readonly default: unknown }
+    ? ValueOf<(typeof VARIABLES)[N]['rule']>
+    : ValueOf<(typeof VARIABLES)[N]['rule']> | undefined;
+};
+/** Records one problem line for a variable; the first one found for each variable is kept. */
+type Report = (name: Name, line: string) => void;
 
-/** Reads and validates the configuration. Unset and empty variables take their defaults. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const data: Record<string, string> = {};
-  for (const key of Object.keys(schema.properties)) {
-    const value = env[key];
-    if (value !== undefined && value.trim() !== '') data[key] = value.trim();
-  }
-  let raw: RawEnv;
-  try {
-    raw = envSchema<RawEnv>({ schema, data, dotenv: false });
-  } catch (err) {
-    throw new ConfigError(describe((err as { errors?: ErrorObject[] }).errors, data) ?? (err as Error).message);
-  }
+const NAMES = Object.keys(VARIABLES) as Name[];
+const SCHEMA = {
+  type: 'object',
+  properties: Object.fromEntries(
+    NAMES.map((name) => {
+      const v: Variable = VARIABLES[name];
+      return [name, v.default === undefined ? v.rule : { ...v.rule, default: v.default }];
+    }),
+  ),
+};
+
+/** The mapping to what the app uses: the one place where the names of Config are declared. */
+function toConfig(v: Checked, report: Report) {
   return {
-    host: raw.HOST,
-    port: raw.PORT,
-    registryPath: raw.REGISTRY_PATH ?? join(projectRoot(), 'registry.json'),
-    logLevel: raw.LOG_LEVEL,
-    matchThreshold: raw.MATCH_THRESHOLD,
-    allowedOrigins: parseOrigins(raw.ALLOWED_ORIGINS),
-    sessionTtlMs: raw.SESSION_TTL_SECONDS * 1000,
-    maxSessions: raw.MAX_SESSIONS,
-    curatorSeed: curatorSeed(raw.CURATOR_SECRET_KEY, raw.CURATOR_KEY_FILE),
-    redisUrl: redisUrl(raw.REDIS_URL),
-    rateLimitMax: raw.RATE_LIMIT_MAX,
-    rateLimitWindowMs: raw.RATE_LIMIT_WINDOW_MS,
-    maxEventLoopDelayMs: raw.MAX_EVENT_LOOP_DELAY_MS,
-    maxHeapUsedBytes: raw.MAX_HEAP_USED_MB * 1024 * 1024,
-    trustProxy: parseTrustProxy(raw.TRUST_PROXY),
-    shutdownGraceMs: raw.SHUTDOWN_GRACE_MS,
-    connectionTimeoutMs: raw.CONNECTION_TIMEOUT_MS,
-    requestTimeoutMs: raw.REQUEST_TIMEOUT_MS,
-    keepAliveTimeoutMs: raw.KEEP_ALIVE_TIMEOUT_MS,
+    host: v.HOST,
+    port: v.PORT,
+    registryPath: v.REGISTRY_PATH ?? join(projectRoot(), 'registry.json'),
+    logLevel: v.LOG_LEVEL,
+    matchThreshold: v.MATCH_THRESHOLD,
+    /** Exact origins allowed besides localhost ones (scheme://host[:port]). */
+    allowedOrigins: parseOrigins(v.ALLOWED_ORIGINS, report),
+    sessionTtlMs: v.SESSION_TTL_SECONDS * 1000,
+    maxSessions: v.MAX_SESSIONS,
+    /** The curator's Ed25519 seed (secret: never logged); undefined means an ephemeral key. */
+    curatorSeed: curatorSeed(v.CURATOR_SECRET_KEY, v.CURATOR_KEY_FILE, report),
+    /** Shared session store for several replicas (may hold a password: never logged); undefined keeps sessions in memory. */
+    redisUrl: redisUrl(v.REDIS_URL, report),
+    /** Requests per client per window on /mcp; 0 turns rate limiting off. */
+    rateLimitMax: v.RATE_LIMIT_MAX,
+    rateLimitWindowMs: v.RATE_LIMIT_WINDOW_MS,
+    /** Event-loop delay above which /mcp sheds load with 503; 0 turns the check off. */
+    maxEventLoopDelayMs: v.MAX_EVENT_LOOP_DELAY_MS,
+    /** Heap in use above which /mcp sheds load with 503; 0 turns the check off. */
+    maxHeapUsedBytes: v.MAX_HEAP_USED_MB * 1024 * 1024,
+    /** Proxies whose X-Forwarded-For names the client (addresses or CIDRs); empty trusts none. */
+    trustProxy: parseTrustProxy(v.TRUST_PROXY, report),
+    /** How long a graceful shutdown may take before the process exits anyway. */
+    shutdownGraceMs: v.SHUTDOWN_GRACE_MS,
+    /** Server timeouts: silent socket, whole request (0: none), keep-alive. */
+    connectionTimeoutMs: v.CONNECTION_TIMEOUT_MS,
+    requestTimeoutMs: v.REQUEST_TIMEOUT_MS,
+    keepAliveTimeoutMs: v.KEEP_ALIVE_TIMEOUT_MS,
+    /** Where the process entry writes its pid once listening; undefined writes none. */
+    pidFile: v.PID_FILE,
   };
 }
 
-function redisUrl(text: string | undefined): string | undefined {
+/** The configuration the app runs with, derived from `toConfig`. */
+export interface Config extends Readonly<ReturnType<typeof toConfig>> {}
+
+/** A configuration that must stop start-up: one line per variable, naming it and the rule. */
+export class ConfigError extends StartupError {
+  readonly problems: readonly string[];
+  constructor(problems: readonly string[]) {
+    super('THREEGS_CONFIG', problems.map((p) => `invalid configuration: ${p}`).join('\n'));
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+/**
+ * Reads and checks the configuration from `env` alone. Unset, empty and blank variables take
+ * their defaults (compose files and systemd units leave variables empty). Every invalid variable
+ * is reported, not only the first.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const data: Partial<Record<Name, string>> = {};
+  for (const name of NAMES) {
+    const value = env[name]?.trim();
+    if (value) data[name] = value;
+  }
+  const problems = new Map<Name, string>();
+  const report: Report = (name, line) => {
+    if (!problems.has(name)) problems.set(name, line);
+  };
+  const config = toConfig(check(data, report), report);
+  if (problems.size > 0) throw new ConfigError(NAMES.filter((n) => problems.has(n)).map((n) => problems.get(n)!));
+  return config;
+}
+
+/** Coerces and checks with env-schema; an invalid variable is reported, then left at its default. */
+function check(data: Partial<Record<Name, string>>, report: Report): Checked {
+  // env: false: only `data`, never process.env (env-schema would merge it underneath).
+  const run = () => envSchema<Checked>({ schema: SCHEMA, data, env: false, dotenv: false });
+  try {
+    return run();
+  } catch (err) {
+    for (const error of (err as { errors?: ErrorObject[] }).errors ?? []) {
+      const name = error.instancePath.replace(/^\//, '') as Name;
+      const v: Variable = VARIABLES[name];
+      const rule = error.keyword === 'enum' ? `must be one of ${(error.params as { allowedValues: string[] }).allowedValues.join(', ')}` : (error.message ?? 'is invalid');
+      report(name, v.secret ? `${name} ${rule}` : `${name} ${rule} (got "${data[name]}")`);
+      delete data[name];
+    }
+    // The variables left are valid on their own, so this run passes and gives their values.
+    return run();
+  }
+}
+
+function redisUrl(text: string | undefined, report: Report): string | undefined {
   if (text === undefined) return undefined;
   const url = URL.canParse(text) ? new URL(text) : undefined;
   if (url === undefined || !/^rediss?:$/.test(url.protocol)) {
     // The value may hold a password: say what is wrong without repeating it.
-    throw new ConfigError('invalid configuration: REDIS_URL must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379');
+    report('REDIS_URL', 'REDIS_URL must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379');
+    return undefined;
   }
   return text;
 }
 
+const quoted = (items: string[]): string => items.map((i) => `"${i}"`).join(', ');
+
 /** Addresses or CIDR ranges; Fastify 5.12 refuses a bare hop count, so we never pass one. */
-function parseTrustProxy(list: string): string[] {
+function parseTrustProxy(list: string, report: Report): readonly string[] {
   const entries = list.split(',').map((s) => s.trim()).filter(Boolean);
-  for (const entry of entries) {
+  const bad = entries.filter((entry) => {
     const [address, bits, extra] = entry.split('/');
-    const ok = extra === undefined && address !== undefined && isIP(address) !== 0 && (bits === undefined || /^\d{1,3}$/.test(bits));
-    if (!ok) {
-      throw new ConfigError(`invalid configuration: TRUST_PROXY must be a comma-separated list of IP addresses or CIDR ranges (got "${entry}")`);
-    }
-  }
+    const family = isIP(address!);
+    const maxBits = family === 4 ? 32 : 128;
+    return extra !== undefined || family === 0 || (bits !== undefined && !(/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits));
+  });
+  if (bad.length > 0) report('TRUST_PROXY', `TRUST_PROXY must be a comma-separated list of IP addresses or CIDR ranges (got ${quoted(bad)})`);
   return entries;
+}
+
+function parseOrigins(list: string, report: Report): readonly string[] {
+  const items = list.split(',').map((s) => s.trim()).filter(Boolean);
+  const origin = (item: string): string | undefined => {
+    const url = URL.canParse(item) ? new URL(item) : undefined;
+    return url !== undefined && /^https?:$/.test(url.protocol) && url.origin === item.replace(/\/$/, '') ? url.origin : undefined;
+  };
+  const bad = items.filter((item) => origin(item) === undefined);
+  if (bad.length > 0) report('ALLOWED_ORIGINS', `ALLOWED_ORIGINS must be a comma-separated list of origins like https://app.example.com (got ${quoted(bad)})`);
+  return items.map(origin).filter((o) => o !== undefined);
 }
 
 const SEED_RULE = 'must be 64 hexadecimal characters (the 32-byte Ed25519 seed that keygen writes)';
 
-function curatorSeed(secret: string | undefined, file: string | undefined): Buffer | undefined {
+function curatorSeed(secret: string | undefined, file: string | undefined, report: Report): Buffer | undefined {
   if (secret !== undefined && file !== undefined) {
-    throw new ConfigError('invalid configuration: set CURATOR_SECRET_KEY or CURATOR_KEY_FILE, not both');
+    report('CURATOR_SECRET_KEY', 'set CURATOR_SECRET_KEY or CURATOR_KEY_FILE, not both');
+    return undefined;
   }
   if (secret !== undefined) {
     const seed = parseSeed(secret);
-    if (seed === undefined) throw new ConfigError(`invalid configuration: CURATOR_SECRET_KEY ${SEED_RULE}`);
+    if (seed === undefined) report('CURATOR_SECRET_KEY', `CURATOR_SECRET_KEY ${SEED_RULE}`);
     return seed;
   }
   if (file === undefined) return undefined;
-  let text: string;
+  let content: string;
   try {
-    text = readFileSync(file, 'utf8');
+    content = readFileSync(file, 'utf8');
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? 'read error';
-    throw new ConfigError(`invalid configuration: CURATOR_KEY_FILE cannot be read (${code}): ${file}`);
+    report('CURATOR_KEY_FILE', `CURATOR_KEY_FILE cannot be read (${(err as NodeJS.ErrnoException).code ?? 'read error'}): ${file}`);
+    return undefined;
   }
-  const seed = parseSeed(text.trim());
-  if (seed === undefined) throw new ConfigError(`invalid configuration: the file named by CURATOR_KEY_FILE ${SEED_RULE}`);
+  const seed = parseSeed(content.trim());
+  // Says what is wrong with the content, never the content.
+  if (seed === undefined) report('CURATOR_KEY_FILE', `the file named by CURATOR_KEY_FILE ${SEED_RULE}`);
   return seed;
-}
-
-function describe(errors: ErrorObject[] | undefined, data: Record<string, string>): string | undefined {
-  const first = errors?.[0];
-  if (first === undefined) return undefined;
-  const name = first.instancePath.replace(/^\//, '');
-  const rule =
-    first.keyword === 'enum'
-      ? `must be one of ${(first.params as { allowedValues: string[] }).allowedValues.join(', ')}`
-      : (first.message ?? 'is invalid');
-  return `invalid configuration: ${name} ${rule} (got "${data[name] ?? ''}")`;
-}
-
-function parseOrigins(list: string): string[] {
-  const origins: string[] = [];
-  for (const item of list.split(',').map((s) => s.trim()).filter(Boolean)) {
-    const url = URL.canParse(item) ? new URL(item) : undefined;
-    if (url === undefined || !/^https?:$/.test(url.protocol) || url.origin !== item.replace(/\/$/, '')) {
-      throw new ConfigError(
-        `invalid configuration: ALLOWED_ORIGINS must be a comma-separated list of origins like https://app.example.com (got "${item}")`,
-      );
-    }
-    origins.push(url.origin);
-  }
-  return origins;
 }

@@ -1,11 +1,13 @@
-import { execFile, spawn } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import t from 'tap';
-import { ROOT } from '../helpers/build.js';
+import { ROOT, TEST_PUBLIC_KEY } from '../helpers/build.js';
+import { redisSkip, startRedis } from '../helpers/redis.js';
 
 const run = promisify(execFile);
 
@@ -16,15 +18,32 @@ const cmd = JSON.parse(/^CMD (\[.*\])$/m.exec(dockerfile)?.[1] ?? '[]') as strin
 const entry = join(ROOT, cmd[1] ?? 'missing');
 
 interface Started {
+  pid: number;
   code: Promise<number | null>;
   stdout: () => string;
   stderr: () => string;
+  /** The JSON log lines written so far. */
+  logs: () => Record<string, unknown>[];
   kill: (signal: NodeJS.Signals) => void;
   address: Promise<string>;
 }
 
+const SEED = '07'.repeat(32);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls until `ready` holds (at most 5 s): for what a process does after a signal. */
+async function until(ready: () => boolean): Promise<void> {
+  for (let i = 0; i < 100 && !ready(); i++) await sleep(50);
+}
+
+// A test that fails half-way must not leave its server running.
+const children = new Set<ChildProcess>();
+t.teardown(() => children.forEach((child) => child.kill('SIGKILL')));
+
 function start(env: Record<string, string>): Started {
   const child = spawn(process.execPath, [entry], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  child.on('exit', () => children.delete(child));
   let out = '';
   let err = '';
   let resolveAddress: (a: string) => void = () => {};
@@ -36,9 +55,11 @@ function start(env: Record<string, string>): Started {
     if (m) resolveAddress(m[1]!);
   });
   return {
+    pid: child.pid!,
     code: new Promise((r) => child.on('exit', (code) => r(code))),
     stdout: () => out,
     stderr: () => err,
+    logs: () => err.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>),
     kill: (s) => child.kill(s),
     address,
   };
@@ -47,7 +68,7 @@ function start(env: Record<string, string>): Started {
 t.test('the Dockerfile runs node on the built entry, as a non-root user, with a health check', async (t) => {
   t.same(cmd.slice(0, 1), ['node'], 'exec-form CMD runs node itself');
   t.ok(existsSync(entry), `${cmd[1]} exists after a production build`);
-  t.match(dockerfile, /^FROM node:22/m);
+  t.match(dockerfile, /^FROM node:(22|24)-/m, 'a supported Node');
   t.match(dockerfile, /npm ci/);
   t.match(dockerfile, /npm prune --omit=dev/);
   t.match(dockerfile, /^USER node$/m);
@@ -60,7 +81,8 @@ t.test('the built server serves, logs only to stderr, and exits 0 on SIGTERM', a
   const address = await server.address;
   const health = await fetch(`${address}/health`);
   t.equal(health.status, 200);
-  t.equal((await health.json()).categories, 10);
+  const { version } = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8'));
+  t.same(await health.json(), { status: 'ok', serverVersion: version, registryVersion: '1.0.0', categories: 10 });
   server.kill('SIGTERM');
   t.equal(await server.code, 0, 'graceful exit');
   t.equal(server.stdout(), '', 'stdout stays empty');
@@ -72,6 +94,73 @@ t.test('an invalid variable stops start-up with exit 1 and one clear line', asyn
   const server = start({ PORT: 'abc' });
   t.equal(await server.code, 1);
   t.equal(server.stderr(), 'three-good-sources: invalid configuration: PORT must be integer (got "abc")\n');
+});
+
+t.test('several invalid variables: every one is named, a line each, no secret repeated', async (t) => {
+  const server = start({ PORT: 'abc', LOG_LEVEL: 'loud', REDIS_URL: 'http://:hunter2@cache:6379' });
+  t.equal(await server.code, 1);
+  t.equal(
+    server.stderr(),
+    [
+      'three-good-sources: invalid configuration: PORT must be integer (got "abc")',
+      'three-good-sources: invalid configuration: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")',
+      'three-good-sources: invalid configuration: REDIS_URL must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379',
+      '',
+    ].join('\n'),
+  );
+});
+
+t.test('empty variables, as compose files and systemd units leave them, take their defaults', async (t) => {
+  // Before, env-schema also read process.env: LOG_LEVEL= stopped start-up with "must be one of".
+  const server = start({ PORT: '0', HOST: ' ', LOG_LEVEL: '', MATCH_THRESHOLD: '', ALLOWED_ORIGINS: '', REDIS_URL: '', CURATOR_SECRET_KEY: SEED });
+  const address = await Promise.race([server.address, server.code.then(() => 'exited')]);
+  t.match(address, /^http:\/\/127\.0\.0\.1:\d+$/, server.stderr());
+  server.kill('SIGTERM');
+  t.equal(await server.code, 0);
+});
+
+t.test('the start-up line: what is served, how it is signed, where sessions live, on which address, by which pid', async (t) => {
+  const server = start({ PORT: '0', CURATOR_SECRET_KEY: SEED });
+  const address = await server.address;
+  await until(() => server.logs().some((l) => l.address !== undefined));
+  const line = server.logs().find((l) => l.address !== undefined);
+  t.match(line, {
+    level: 30,
+    pid: server.pid,
+    address,
+    registry: { path: join(ROOT, 'registry.json'), version: '1.0.0', categories: 10 },
+    signing: { key: 'curator', publicKey: TEST_PUBLIC_KEY },
+    sessionStore: { kind: 'memory' },
+    msg: `serving registry 1.0.0 (10 categories) on ${address}, signed with the curator key ${TEST_PUBLIC_KEY}, sessions in memory`,
+  });
+  server.kill('SIGTERM');
+  t.equal(await server.code, 0);
+});
+
+t.test('the start-up line names the Redis host and port, never its password', { skip: redisSkip() }, async (t) => {
+  const redis = await startRedis(t);
+  const { host } = new URL(redis.url);
+  // Redis's default user takes any password until one is set: this one only has to stay unseen.
+  const server = start({ PORT: '0', CURATOR_SECRET_KEY: SEED, REDIS_URL: `redis://default:hunter2@${host}` });
+  const address = await Promise.race([server.address, server.code.then(() => 'exited')]);
+  t.not(address, 'exited', server.stderr());
+  await until(() => server.logs().some((l) => l.address !== undefined));
+  const line = server.logs().find((l) => l.address !== undefined);
+  t.same(line?.sessionStore, { kind: 'redis', address: host });
+  t.match(line?.msg, new RegExp(`sessions in redis at ${host}$`));
+  server.kill('SIGTERM');
+  t.equal(await server.code, 0);
+  t.notMatch(server.stderr(), /hunter2/);
+});
+
+t.test('a port already taken: exit 1 with one line naming the address, no stack trace', async (t) => {
+  const taken = createServer();
+  await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
+  t.teardown(() => taken.close());
+  const { port } = taken.address() as AddressInfo;
+  const server = start({ PORT: String(port), CURATOR_SECRET_KEY: SEED });
+  t.equal(await server.code, 1);
+  t.equal(server.stderr(), `three-good-sources: cannot listen on 127.0.0.1:${port}: address already in use (EADDRINUSE)\n`);
 });
 
 t.test('an invalid registry stops start-up with exit 1, naming the path and the rule', async (t) => {
@@ -111,6 +200,10 @@ t.test('no curator key: an ephemeral one, with a loud warning', async (t) => {
   const server = start({ PORT: '0', LOG_LEVEL: 'info' });
   await Promise.race([server.address, server.code]);
   t.match(server.stderr(), /"level":40.*NO CURATOR KEY CONFIGURED: signing the registry with an ephemeral key/);
+  await until(() => server.logs().some((l) => l.address !== undefined));
+  const line = server.logs().find((l) => l.address !== undefined);
+  t.equal((line?.signing as { key?: string } | undefined)?.key, 'ephemeral', 'the start-up line says which key signs');
+  t.match(line?.msg, /signed with an EPHEMERAL key [a-z0-9]{52},/);
   server.kill('SIGTERM');
   t.equal(await server.code, 0);
 });
@@ -131,18 +224,23 @@ t.test('a malformed key or a registry under another name stops start-up', async 
   t.match(other.stderr(), /curator\.pubkey: names yyyoryarywdyqnyjbefoadeqbhebnrounoktcfaadrpbs8y7daxo, but this server signs with /);
 });
 
-t.test('SIGHUP reloads the registry without a restart; a bad file keeps the old one', async (t) => {
+t.test("SIGHUP reloads the registry without a restart, sent as the README says with PID_FILE; a bad file keeps the old one", async (t) => {
   const dir = await mkdtemp(join(tmpdir(), '3gs-hup-'));
   const file = join(dir, 'registry.json');
+  const pidFile = join(dir, 'server.pid');
   const data = JSON.parse(await readFile(join(ROOT, 'registry.json'), 'utf8'));
   await writeFile(file, JSON.stringify(data));
-  const server = start({ PORT: '0', REGISTRY_PATH: file, CURATOR_SECRET_KEY: '07'.repeat(32) });
+  const server = start({ PORT: '0', REGISTRY_PATH: file, CURATOR_SECRET_KEY: SEED, PID_FILE: pidFile });
   const address = await server.address;
   const version = async () => (await (await fetch(`${address}/registry/signature`)).json()).version as string;
   t.equal(await version(), '1.0.0');
+  await until(() => existsSync(pidFile));
+  t.equal(await readFile(pidFile, 'utf8'), `${server.pid}\n`, 'PID_FILE names the node process');
 
   await writeFile(file, JSON.stringify({ ...data, version: '1.0.1' }));
-  server.kill('SIGHUP');
+  const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+  const reload = /```sh\n(kill -HUP [^\n]*)\n```/.exec(readme)?.[1] ?? 'false';
+  await run('sh', ['-c', reload], { env: { PATH: process.env.PATH ?? '', PID_FILE: pidFile } });
   for (let i = 0; i < 50 && (await version()) !== '1.0.1'; i++) await new Promise((r) => setTimeout(r, 100));
   t.equal(await version(), '1.0.1', 'the new registry is served');
   t.match(server.stderr(), /"msg":"registry reloaded"/);
@@ -154,10 +252,66 @@ t.test('SIGHUP reloads the registry without a restart; a bad file keeps the old 
   t.equal(await version(), '1.0.1', 'still the previous registry');
   server.kill('SIGTERM');
   t.equal(await server.code, 0);
+  t.notOk(existsSync(pidFile), 'PID_FILE is removed at exit');
 });
 
 t.test('REDIS_URL pointing at nothing: exit 1 with one line that names the host, not the password', async (t) => {
   const server = start({ REDIS_URL: 'redis://:hunter2@127.0.0.1:1', CURATOR_SECRET_KEY: '07'.repeat(32) });
   t.equal(await server.code, 1);
   t.equal(server.stderr(), 'three-good-sources: cannot connect to Redis at 127.0.0.1:1 (REDIS_URL): ECONNREFUSED\n');
+});
+
+const PING = '{"jsonrpc":"2.0","id":1,"method":"ping"}';
+
+/**
+ * A POST /mcp on a real socket whose body is held back after its first bytes. `taken` resolves
+ * once the server has the request in hand (it answers 100 Continue); `finish` sends the rest.
+ */
+function heldRequest(address: string) {
+  const port = Number(new URL(address).port);
+  const socket: Socket = connect(port, '127.0.0.1');
+  let received = '';
+  socket.on('data', (d) => (received += d));
+  socket.on('error', () => {});
+  socket.write(
+    `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nAccept: application/json\r\n` +
+      `Expect: 100-continue\r\nContent-Length: ${PING.length}\r\n\r\n${PING.slice(0, 10)}`,
+  );
+  return {
+    taken: until(() => received.includes('100 Continue')).then(() => received.includes('100 Continue')),
+    finish: async (): Promise<string> => {
+      socket.write(PING.slice(10));
+      await until(() => received.includes('"result"'));
+      return received;
+    },
+  };
+}
+
+t.test('SIGTERM: a request in flight still gets its answer, then the process exits 0', async (t) => {
+  const server = start({ PORT: '0', CURATOR_SECRET_KEY: SEED, SHUTDOWN_GRACE_MS: '10000' });
+  const address = await server.address;
+  const held = heldRequest(address);
+  t.ok(await held.taken, 'the server has the request');
+  server.kill('SIGTERM');
+  await until(() => server.stderr().includes('"msg":"shutting down"'));
+  t.match(server.stderr(), /"msg":"shutting down"/, 'shutdown has begun');
+  let refused = false;
+  for (let i = 0; i < 50 && !refused; i++) refused = await fetch(`${address}/health`).then(() => sleep(100).then(() => false), () => true);
+  t.ok(refused, 'no new connection is accepted');
+  const answer = await held.finish();
+  t.match(answer, /HTTP\/1\.1 200 OK[\s\S]*\{"jsonrpc":"2\.0","id":1,"result":\{\}\}/, 'the request in flight is answered');
+  t.equal(await server.code, 0);
+});
+
+t.test('SIGTERM: past SHUTDOWN_GRACE_MS the process exits anyway, with 1, and says so', async (t) => {
+  const server = start({ PORT: '0', CURATOR_SECRET_KEY: SEED, SHUTDOWN_GRACE_MS: '500' });
+  const address = await server.address;
+  const held = heldRequest(address);
+  t.ok(await held.taken, 'the server has the request, whose body never comes');
+  const signalled = Date.now();
+  server.kill('SIGTERM');
+  t.equal(await server.code, 1);
+  const took = Date.now() - signalled;
+  t.ok(took >= 450 && took < 5000, `about the grace delay after the signal (${took} ms)`);
+  t.match(server.logs().at(-1), { level: 50, graceMs: 500, msg: 'shutdown grace period over: exiting with requests still in flight' });
 });

@@ -374,7 +374,7 @@ t.test('list_categories, get_provenance and get_endorsements', async (t) => {
 t.test('health and registry routes', async (t) => {
   const app = await build(t);
   const health = await app.inject({ method: 'GET', url: '/health' });
-  t.same(health.json(), { status: 'ok', version: '0.1.0', categories: 10 });
+  t.same(health.json(), { status: 'ok', serverVersion: '0.1.0', registryVersion: '1.0.0', categories: 10 });
   const registry = await app.inject({ method: 'GET', url: '/registry' });
   t.equal(registry.json().version, '1.0.0');
   t.equal(Object.keys(registry.json().categories).length, 10);

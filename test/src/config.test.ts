@@ -1,42 +1,79 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, VARIABLES, loadConfig, type Variable } from '../../src/config.js';
+import { DEFAULT_THRESHOLD } from '../../src/matcher/matcher.js';
+import { ROOT } from '../helpers/build.js';
+
+/** Runs `fn` with these values in process.env, which loadConfig must never read. */
+function withProcessEnv<T>(values: Record<string, string>, fn: () => T): T {
+  const saved = Object.fromEntries(Object.keys(values).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, values);
+  try {
+    return fn();
+  } finally {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+}
+
+/** The message loadConfig throws for this env. */
+function problemsFor(env: Record<string, string>): string {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) return err.message;
+    throw err;
+  }
+  throw new Error(`no ConfigError for ${JSON.stringify(env)}`);
+}
+
+const CONFLICTING = { PORT: '4444', HOST: '10.1.2.3', LOG_LEVEL: 'loud', MATCH_THRESHOLD: '7' };
 
 t.test('defaults: 127.0.0.1:3000, the shipped registry, info logs, threshold 0.4', async (t) => {
-  const c = loadConfig({});
+  const c = withProcessEnv(CONFLICTING, () => loadConfig({}));
   t.equal(c.host, '127.0.0.1');
   t.equal(c.port, 3000);
   t.match(c.registryPath, /registry\.json$/);
   t.equal(c.logLevel, 'info');
   t.equal(c.matchThreshold, 0.4);
+  t.equal(c.matchThreshold, DEFAULT_THRESHOLD, "the matcher's own default");
   t.same(c.allowedOrigins, []);
   t.equal(c.sessionTtlMs, 30 * 60 * 1000);
   t.equal(c.maxSessions, 10_000);
+  t.equal(c.pidFile, undefined);
+});
+
+t.test('empty and blank variables take their defaults, whatever process.env holds', async (t) => {
+  // As compose files and systemd units leave them: PORT= or PORT="  ".
+  const c = withProcessEnv(CONFLICTING, () => loadConfig({ PORT: '', HOST: '   ', LOG_LEVEL: '\t', MATCH_THRESHOLD: ' ', PID_FILE: '' }));
+  t.same([c.port, c.host, c.logLevel, c.matchThreshold, c.pidFile], [3000, '127.0.0.1', 'info', 0.4, undefined]);
+  t.equal(withProcessEnv(CONFLICTING, () => loadConfig({ PORT: ' 8080 ' })).port, 8080, 'values are trimmed');
 });
 
 t.test('every variable is read', async (t) => {
   const c = loadConfig({
     HOST: '0.0.0.0', PORT: '8080', REGISTRY_PATH: '/tmp/r.json', LOG_LEVEL: 'debug', MATCH_THRESHOLD: '0.55',
-    ALLOWED_ORIGINS: 'https://a.example.com, http://b.example.org:8080/', SESSION_TTL_SECONDS: '60', MAX_SESSIONS: '5',
+    ALLOWED_ORIGINS: 'https://a.example.com, http://b.example.org:8080/', SESSION_TTL_SECONDS: '60', MAX_SESSIONS: '5', PID_FILE: '/run/3gs.pid',
   });
   t.same(c, {
     host: '0.0.0.0', port: 8080, registryPath: '/tmp/r.json', logLevel: 'debug', matchThreshold: 0.55,
     allowedOrigins: ['https://a.example.com', 'http://b.example.org:8080'], sessionTtlMs: 60_000, maxSessions: 5, curatorSeed: undefined,
     redisUrl: undefined, rateLimitMax: 600, rateLimitWindowMs: 60_000, maxEventLoopDelayMs: 1000, maxHeapUsedBytes: 0, trustProxy: [],
-    shutdownGraceMs: 10_000, connectionTimeoutMs: 30_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 72_000,
+    shutdownGraceMs: 10_000, connectionTimeoutMs: 30_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 72_000, pidFile: '/run/3gs.pid',
   });
   const ops = loadConfig({
     REDIS_URL: 'redis://:secret@10.0.0.5:6380/2', RATE_LIMIT_MAX: '0', RATE_LIMIT_WINDOW_MS: '5000', MAX_EVENT_LOOP_DELAY_MS: '0',
-    MAX_HEAP_USED_MB: '512', TRUST_PROXY: '10.0.0.0/8, 192.168.1.10, ::1', SHUTDOWN_GRACE_MS: '3000', CONNECTION_TIMEOUT_MS: '1000',
+    MAX_HEAP_USED_MB: '512', TRUST_PROXY: '10.0.0.0/8, 192.168.1.10, ::1, fd00::/64', SHUTDOWN_GRACE_MS: '3000', CONNECTION_TIMEOUT_MS: '1000',
     REQUEST_TIMEOUT_MS: '2000', KEEP_ALIVE_TIMEOUT_MS: '3000',
   });
   t.same(
     [ops.redisUrl, ops.rateLimitMax, ops.rateLimitWindowMs, ops.maxEventLoopDelayMs, ops.maxHeapUsedBytes, ops.trustProxy, ops.shutdownGraceMs, ops.connectionTimeoutMs, ops.requestTimeoutMs, ops.keepAliveTimeoutMs],
-    ['redis://:secret@10.0.0.5:6380/2', 0, 5000, 0, 512 * 1024 * 1024, ['10.0.0.0/8', '192.168.1.10', '::1'], 3000, 1000, 2000, 3000],
+    ['redis://:secret@10.0.0.5:6380/2', 0, 5000, 0, 512 * 1024 * 1024, ['10.0.0.0/8', '192.168.1.10', '::1', 'fd00::/64'], 3000, 1000, 2000, 3000],
   );
-  t.equal(loadConfig({ PORT: '' }).port, 3000, 'an empty variable takes the default');
 });
 
 t.test('an invalid value names the variable and the rule', async (t) => {
@@ -49,18 +86,39 @@ t.test('an invalid value names the variable and the rule', async (t) => {
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent/],
     [{ SESSION_TTL_SECONDS: '0' }, /SESSION_TTL_SECONDS must be >= 1/],
     [{ MAX_SESSIONS: '1.5' }, /MAX_SESSIONS must be integer/],
-    [{ ALLOWED_ORIGINS: 'example.com' }, /ALLOWED_ORIGINS must be a comma-separated list of origins/],
+    [{ ALLOWED_ORIGINS: 'example.com' }, /^invalid configuration: ALLOWED_ORIGINS must be a comma-separated list of origins like https:\/\/app\.example\.com \(got "example\.com"\)$/],
     [{ ALLOWED_ORIGINS: 'https://a.example.com/path' }, /ALLOWED_ORIGINS/],
     [{ RATE_LIMIT_WINDOW_MS: '10' }, /RATE_LIMIT_WINDOW_MS must be >= 1000/],
     [{ TRUST_PROXY: '2' }, /TRUST_PROXY must be a comma-separated list of IP addresses or CIDR ranges \(got "2"\)/],
     [{ TRUST_PROXY: '10.0.0.0/8/1' }, /TRUST_PROXY/],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, /TRUST_PROXY .*\(got "10\.0\.0\.0\/33"\)/],
+    [{ TRUST_PROXY: '::/129' }, /TRUST_PROXY .*\(got "::\/129"\)/],
     [{ SHUTDOWN_GRACE_MS: 'soon' }, /SHUTDOWN_GRACE_MS must be integer/],
     [{ REDIS_URL: 'http://:hunter2@cache:6379' }, /^invalid configuration: REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL, e.g. redis:\/\/127.0.0.1:6379$/],
+    [{ REDIS_URL: 'hunter2@cache' }, /^invalid configuration: REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL, e.g. redis:\/\/127.0.0.1:6379$/],
   ];
   for (const [env, message] of cases) {
     t.throws(() => loadConfig(env), ConfigError, JSON.stringify(env));
     t.throws(() => loadConfig(env), { message }, JSON.stringify(env));
   }
+});
+
+t.test('every invalid variable is reported at once, one line each, in the order of the table', async (t) => {
+  const env = {
+    PORT: 'abc', LOG_LEVEL: 'loud', HOST: 'fine.example', MATCH_THRESHOLD: '2', ALLOWED_ORIGINS: 'x, https://ok.example.com, y',
+    TRUST_PROXY: 'nine', REDIS_URL: 'http://:hunter2@cache:6379', CURATOR_SECRET_KEY: 'deadbeef-not-a-key',
+  };
+  const message = problemsFor(env);
+  t.same(message.split('\n'), [
+    'invalid configuration: PORT must be integer (got "abc")',
+    'invalid configuration: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")',
+    'invalid configuration: MATCH_THRESHOLD must be <= 1 (got "2")',
+    'invalid configuration: ALLOWED_ORIGINS must be a comma-separated list of origins like https://app.example.com (got "x", "y")',
+    'invalid configuration: CURATOR_SECRET_KEY must be 64 hexadecimal characters (the 32-byte Ed25519 seed that keygen writes)',
+    'invalid configuration: REDIS_URL must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379',
+    'invalid configuration: TRUST_PROXY must be a comma-separated list of IP addresses or CIDR ranges (got "nine")',
+  ]);
+  t.notMatch(message, /hunter2|deadbeef/, 'no secret is repeated');
 });
 
 t.test('the curator key comes from CURATOR_SECRET_KEY or CURATOR_KEY_FILE, never echoed', async (t) => {
@@ -73,13 +131,21 @@ t.test('the curator key comes from CURATOR_SECRET_KEY or CURATOR_KEY_FILE, never
   t.same(loadConfig({ CURATOR_KEY_FILE: file }).curatorSeed, Buffer.from(hex, 'hex'));
   const secret = 'cd'.repeat(31);
   t.throws(() => loadConfig({ CURATOR_SECRET_KEY: secret }), { message: /^invalid configuration: CURATOR_SECRET_KEY must be 64 hexadecimal characters/ });
-  try {
-    loadConfig({ CURATOR_SECRET_KEY: secret });
-  } catch (err) {
-    t.notMatch((err as Error).message, secret, 'the value is not in the message');
-  }
-  t.throws(() => loadConfig({ CURATOR_SECRET_KEY: hex, CURATOR_KEY_FILE: file }), { message: /set CURATOR_SECRET_KEY or CURATOR_KEY_FILE, not both/ });
+  t.notMatch(problemsFor({ CURATOR_SECRET_KEY: secret }), secret, 'the value is not in the message');
+  t.throws(() => loadConfig({ CURATOR_SECRET_KEY: hex, CURATOR_KEY_FILE: file }), { message: /^invalid configuration: set CURATOR_SECRET_KEY or CURATOR_KEY_FILE, not both$/ });
   t.throws(() => loadConfig({ CURATOR_KEY_FILE: join(dir, 'missing') }), { message: /CURATOR_KEY_FILE cannot be read \(ENOENT\)/ });
-  await writeFile(join(dir, 'bad'), 'hello');
+  const almost = 'ef'.repeat(31);
+  await writeFile(join(dir, 'bad'), almost);
   t.throws(() => loadConfig({ CURATOR_KEY_FILE: join(dir, 'bad') }), { message: /the file named by CURATOR_KEY_FILE must be 64 hexadecimal characters/ });
+  t.notMatch(problemsFor({ CURATOR_KEY_FILE: join(dir, 'bad') }), almost, 'the content is not in the message');
+});
+
+t.test("the README's configuration table is the one in src/config.ts", async (t) => {
+  const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+  const section = /\n## Configuration\n([\s\S]*?)\n## /.exec(readme)?.[1] ?? '';
+  const rows = section.split('\n').filter((line) => line.startsWith('| `'));
+  const shown = (v: Variable): string =>
+    v.shownDefault ?? (v.default === undefined ? 'none' : v.default === '' ? 'empty' : `\`${v.default}\``);
+  const expected = Object.entries(VARIABLES).map(([name, v]) => `| \`${name}\` | ${shown(v)} | ${v.meaning} |`);
+  t.same(rows, expected);
 });

@@ -1,3 +1,4 @@
+import { DEFAULT_THRESHOLD } from '../../matcher/matcher.js';
 import { BoundedMemo } from '../../util/bounded-memo.js';
 import type { MatchOutcome } from '../../matcher/matcher.js';
 import { SOURCE_TYPES, type Registry } from '../../registry/types.js';
@@ -26,13 +27,13 @@ export const getSources: Tool = {
         query: {
           type: 'string',
           maxLength: MAX_QUERY_LENGTH,
-          description: 'What you need sources for, in plain words (at most 1000 characters).',
+          description: `What you need sources for, in plain words (at most ${MAX_QUERY_LENGTH} characters).`,
         },
         threshold: {
           type: 'number',
           minimum: 0,
           maximum: 1,
-          description: 'Minimum match score from 0 to 1 (default 0.4); higher is stricter.',
+          description: `Minimum match score from 0 to 1; higher is stricter. Omitted: the server's threshold (${DEFAULT_THRESHOLD} unless its operator set another).`,
         },
       },
       required: ['query'],
