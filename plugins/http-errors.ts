@@ -51,10 +51,13 @@ export function failureOf(error: FastifyError): Failure {
   }
 }
 
-/** Is this request for the MCP endpoint? (The path alone: 404s and malformed URLs have no route.) */
+/**
+ * Is this request for the MCP endpoint? Decided by the route the router matched, not the raw
+ * URL: `/%6Dcp` reaches the same handler as `/mcp` and must meet the same checks. 404s and
+ * malformed URLs match no route, so they answer in the plain shape.
+ */
 export function isMcpRequest(request: FastifyRequest): boolean {
-  const url = request.url;
-  return url === MCP_PATH || url.startsWith(`${MCP_PATH}?`);
+  return request.routeOptions.url === MCP_PATH;
 }
 
 /**

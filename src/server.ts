@@ -1,6 +1,5 @@
 import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import closeWithGrace from 'close-with-grace';
-import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { loadConfig, type Config } from './config.js';
 import { StartupError } from './errors.js';
@@ -37,7 +36,7 @@ async function main(): Promise<void> {
 }
 
 /** Listening, with the failures an operator causes (port taken, wrong address) said in one line. */
-async function listen(app: FastifyInstance, { host, port }: Config): Promise<void> {
+async function listen(app: Awaited<ReturnType<typeof buildApp>>, { host, port }: Config): Promise<void> {
   try {
     await app.listen({ host, port });
   } catch (err) {

@@ -5,8 +5,8 @@ import type { Registry } from '../registry/types.js';
 import { isEverydayWord } from './everyday-words.js';
 
 /** What the server accepts but a curator should look at, one `path: advice` line each. */
-export function lint(registry: Registry): string[] {
-  return [...sharedUrls(registry), ...everydayKeywords(registry), ...misleadingPatterns(registry)];
+export function lint(registry: Registry, threshold = DEFAULT_THRESHOLD): string[] {
+  return [...sharedUrls(registry), ...everydayKeywords(registry), ...misleadingPatterns(registry, threshold)];
 }
 
 /** A URL listed by two categories: one of them is probably not its best home. */
@@ -54,7 +54,7 @@ function everydayKeywords(registry: Registry): string[] {
  * queries are answered with the wrong sources. A pattern made only of words the matcher ignores
  * adds nothing at all.
  */
-function misleadingPatterns(registry: Registry): string[] {
+function misleadingPatterns(registry: Registry, threshold: number): string[] {
   const warnings: string[] = [];
   for (const [slug, c] of Object.entries(registry.categories)) {
     c.queryPatterns.forEach((pattern, i) => {
@@ -64,7 +64,7 @@ function misleadingPatterns(registry: Registry): string[] {
         return;
       }
       const without = { ...c, queryPatterns: c.queryPatterns.filter((_, j) => j !== i) };
-      const m = buildMatcher({ ...registry, categories: { ...registry.categories, [slug]: without } }).match(pattern, DEFAULT_THRESHOLD);
+      const m = buildMatcher({ ...registry, categories: { ...registry.categories, [slug]: without } }).match(pattern, threshold);
       if (m.kind === 'match' && m.slug !== slug) {
         warnings.push(
           `${where}: "${pattern}" matches ${m.slug} (score ${m.score.toFixed(3)}) when judged without itself, ` +

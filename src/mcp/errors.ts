@@ -1,10 +1,10 @@
 import { errorResponse, type JsonRpcErrorObject, type JsonRpcId, type JsonRpcResponse } from './jsonrpc.js';
 
 /**
- * Every JSON-RPC error code this server sends, and the one place that says which HTTP status
- * each failure travels with. The protocol handler throws ProtocolError; the HTTP adapter
- * answers the failures below (the ones found before a message reaches the protocol) through
- * `failureReply`. Nothing else builds an error body.
+ * Every JSON-RPC error code this server sends, and the failures found before a message reaches
+ * the protocol, each with its HTTP status. The protocol handler throws ProtocolError with the
+ * status its era's spec gives (2026-07-28 and the 2025 era differ for the same code); the HTTP
+ * adapter answers the failures below through `failureBody`.
  */
 export const ErrorCode = {
   ParseError: -32700,

@@ -5,8 +5,9 @@ import type { JsonRpcMessage, JsonRpcResponse } from './jsonrpc.js';
  * Most replies repeat a result the server has built before: a remembered get_sources answer,
  * tools/list, an initialize result. Such results are frozen once and their JSON text is kept
  * beside them, so a reply costs a string join instead of a JSON.stringify of a few kilobytes
- * (the largest item of our own in a profile of the sources benchmark). Written by hand because
- * Node 20 has no JSON.rawJSON; keyed weakly, so a result forgotten by its cache takes its text along.
+ * (the largest item of our own in a profile of the sources benchmark). Written by hand when
+ * Node 20 had no JSON.rawJSON (Node 22 has it: worth measuring against this in the next bench);
+ * keyed weakly, so a result forgotten by its cache takes its text along.
  */
 const texts = new WeakMap<object, string>();
 const views = new WeakMap<object, Map<string, object>>();

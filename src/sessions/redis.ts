@@ -31,12 +31,12 @@ export class RedisUnreachable extends StartupError {
  * millisecond, as Date.now() scored them before) would tie in the index, and ZPOPMIN would
  * evict whichever id sorts first instead of the least recently used.
  */
-const CLOCK = `
+const clock = (key: string) => `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
-local last = tonumber(redis.call('GET', KEYS[3]) or '0')
+local last = tonumber(redis.call('GET', ${key}) or '0')
 if now <= last then now = last + 1 end
-redis.call('SET', KEYS[3], now)
+redis.call('SET', ${key}, now)
 `;
 
 /**
@@ -45,7 +45,7 @@ redis.call('SET', KEYS[3], now)
  * from the prefix inside the script (fine on a single Redis; a cluster would need hash tags).
  * KEYS: session key, index, clock. ARGV: state, ttl ms, id, max sessions, key prefix.
  */
-const CREATE = `${CLOCK}
+const CREATE = `${clock('KEYS[3]')}
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 redis.call('ZADD', KEYS[2], now, ARGV[3])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - tonumber(ARGV[2]) * 1000)
@@ -61,19 +61,19 @@ const TOUCH = `
 local state = redis.call('GET', KEYS[1])
 if not state then return false end
 redis.call('PEXPIRE', KEYS[1], ARGV[1])
-${CLOCK}
+${clock('KEYS[3]')}
 redis.call('ZADD', KEYS[2], 'XX', now, ARGV[2])
 return state`;
 
-/** Forgets expired sessions and counts the rest. KEYS: (unused), index, clock. ARGV: ttl ms. */
-const COUNT = `${CLOCK}
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - tonumber(ARGV[1]) * 1000)
-return redis.call('ZCARD', KEYS[2])`;
+/** Forgets expired sessions and counts the rest. KEYS: index, clock. ARGV: ttl ms. */
+const COUNT = `${clock('KEYS[2]')}
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[1]) * 1000)
+return redis.call('ZCARD', KEYS[1])`;
 
 interface SessionScripts {
   threegsCreate(session: string, index: string, clock: string, state: string, ttlMs: number, id: string, max: number, prefix: string): Promise<number>;
   threegsTouch(session: string, index: string, clock: string, ttlMs: number, id: string): Promise<string | null>;
-  threegsCount(session: string, index: string, clock: string, ttlMs: number): Promise<number>;
+  threegsCount(index: string, clock: string, ttlMs: number): Promise<number>;
 }
 
 /**
@@ -91,6 +91,7 @@ export class RedisSessionStore implements SessionStore {
   readonly #prefix: string;
   readonly #index: string;
   readonly #clock: string;
+  readonly #sessions: string;
   #closing = false;
 
   private constructor(redis: Redis & SessionScripts, options: RedisSessionOptions) {
@@ -98,8 +99,11 @@ export class RedisSessionStore implements SessionStore {
     this.#ttlMs = options.ttlMs;
     this.#max = options.maxSessions;
     this.#prefix = options.prefix ?? '3gs:session:';
+    // Sessions get a namespace of their own: a client's Mcp-Session-Id (any visible ASCII) can
+    // then never name the index or the clock.
     this.#index = `${this.#prefix}index`;
     this.#clock = `${this.#prefix}clock`;
+    this.#sessions = `${this.#prefix}s:`;
   }
 
   /** Connects, or throws RedisUnreachable: a server that cannot keep sessions must not start. */
@@ -117,7 +121,7 @@ export class RedisSessionStore implements SessionStore {
     });
     redis.defineCommand('threegsCreate', { numberOfKeys: 3, lua: CREATE });
     redis.defineCommand('threegsTouch', { numberOfKeys: 3, lua: TOUCH });
-    redis.defineCommand('threegsCount', { numberOfKeys: 3, lua: COUNT });
+    redis.defineCommand('threegsCount', { numberOfKeys: 2, lua: COUNT });
     // ioredis reports every failed reconnect as an 'error' event: remember the last reason, and
     // tell the operator once per outage, not once per retry.
     let lastError: { code?: string; message?: string } | undefined;
@@ -139,6 +143,7 @@ export class RedisSessionStore implements SessionStore {
         report({ available: false, reason: lastError?.code ?? 'connection closed' });
       });
       redis.on('ready', () => {
+        lastError = undefined;
         if (available) return;
         available = true;
         report({ available: true });
@@ -165,13 +170,13 @@ export class RedisSessionStore implements SessionStore {
   }
 
   #key(id: string): string {
-    return `${this.#prefix}${id}`;
+    return `${this.#sessions}${id}`;
   }
 
   async create(state: SessionState): Promise<string> {
     const id = newSessionId();
     return this.#run(async () => {
-      await this.#redis.threegsCreate(this.#key(id), this.#index, this.#clock, JSON.stringify(state), this.#ttlMs, id, this.#max, this.#prefix);
+      await this.#redis.threegsCreate(this.#key(id), this.#index, this.#clock, JSON.stringify(state), this.#ttlMs, id, this.#max, this.#sessions);
       return id;
     });
   }
@@ -196,7 +201,7 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async size(): Promise<number> {
-    return this.#run(() => this.#redis.threegsCount(this.#key('count'), this.#index, this.#clock, this.#ttlMs));
+    return this.#run(() => this.#redis.threegsCount(this.#index, this.#clock, this.#ttlMs));
   }
 
   async ping(): Promise<boolean> {

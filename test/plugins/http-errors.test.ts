@@ -104,6 +104,11 @@ t.test('Origin and Host refusals: JSON-RPC on /mcp, the plain shape elsewhere', 
   const mcp = await rpc(app, PING, foreign);
   t.equal(mcp.statusCode, 403, 'a foreign Origin on /mcp: 403');
   t.same(mcp.json(), { jsonrpc: '2.0', error: { code: -32600, message: 'Forbidden: this Origin is not allowed' } });
+  for (const url of ['/%6Dcp', '/%6D%63%70', '/mcp?x=1']) {
+    const encoded = await app.inject({ method: 'POST', url, headers: { ...MCP_HEADERS, ...foreign }, payload: JSON.stringify(PING) });
+    t.equal(encoded.statusCode, 403, `${url} reaches the MCP route, so it meets the same Origin check`);
+    t.same(encoded.json(), mcp.json(), `${url}: in the JSON-RPC shape`);
+  }
   for (const url of ['/health', '/metrics', '/registry']) {
     const res = await app.inject({ method: 'GET', url, headers: foreign });
     t.equal(res.statusCode, 200, `${url}: a page elsewhere cannot read it (no CORS headers), so a foreign Origin is not refused`);

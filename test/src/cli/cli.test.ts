@@ -160,6 +160,17 @@ t.test('check lint: a query pattern that, judged without itself, matches another
   const strict = await cli('check', file, '--strict');
   t.equal(strict.code, 1, '--strict fails on warnings');
   t.match(strict.out, /^FAIL .*: 3 categories, 2 warnings$/m);
+  // Judged at the server's threshold: an operator who set MATCH_THRESHOLD=0.3 gets that pattern's warning too.
+  const saved = process.env.MATCH_THRESHOLD;
+  t.teardown(() => (saved === undefined ? delete process.env.MATCH_THRESHOLD : (process.env.MATCH_THRESHOLD = saved)));
+  process.env.MATCH_THRESHOLD = '0.3';
+  const lower = await cli('check', file);
+  t.match(lower.out, /query pattern \d+: "linux kernel modules written in rust" matches linux-hardening \(score 0\.3\d\d\)/);
+  t.match(lower.out, /: 3 categories, 3 warnings$/m);
+  process.env.MATCH_THRESHOLD = 'banana';
+  const bad = await cli('check', file);
+  t.equal(bad.code, 1);
+  t.match(bad.err, /MATCH_THRESHOLD must be a number from 0 to 1/);
 });
 
 t.test('verify: OK against a live server with the right key', async (t) => {

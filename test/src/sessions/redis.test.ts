@@ -145,7 +145,17 @@ t.test('Redis errors inside a transaction answer 503, not 500, and the store fai
   t.equal(del.statusCode, 503, 'through the endpoint: 503');
   t.equal(del.headers['retry-after'], '2');
   t.equal(del.json().error.code, -32603);
+
+  // A client chooses its Mcp-Session-Id: no value may name the store's own keys.
   await raw.del('3gs:session:index');
+  const mine = await openSession(app);
+  for (const name of ['index', 'clock', 's:', `s:${mine}`, '../index']) {
+    const res = await rpc(app, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { 'mcp-session-id': name });
+    t.equal(res.statusCode, 404, `session id "${name}": not found, never the store's own key`);
+    const gone = await app.inject({ method: 'DELETE', url: '/mcp', headers: { 'mcp-session-id': name } });
+    t.equal(gone.statusCode, 404, `DELETE "${name}": 404, nothing deleted`);
+  }
+  t.equal((await rpc(app, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { 'mcp-session-id': mine })).statusCode, 200, 'real sessions still work');
 
   await redis.stop();
   await t.rejects(store.get(id), SessionStoreUnavailable, 'fails fast while Redis is down');
