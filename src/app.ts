@@ -32,13 +32,13 @@ declare module 'fastify' {
   }
 }
 
-function sessionStore(config: Config, log: () => FastifyBaseLogger): Promise<SessionStore> | SessionStore {
+function sessionStore(config: Config, log: () => FastifyBaseLogger | undefined): Promise<SessionStore> | SessionStore {
   const limits = { ttlMs: config.sessionTtlMs, maxSessions: config.maxSessions };
   // An operator at LOG_LEVEL=warn must see an outage begin and end: one line each, not one per retry.
   const onAvailability = (event: AvailabilityEvent) =>
     event.available
-      ? log().warn('Redis session store is back: sessions work again')
-      : log().error({ reason: event.reason }, 'Redis session store lost: requests that need a session get 503 until it is back');
+      ? log()?.warn('Redis session store is back: sessions work again')
+      : log()?.error({ reason: event.reason }, 'Redis session store lost: requests that need a session get 503 until it is back');
   return config.redisUrl === undefined
     ? new MemorySessionStore(limits)
     : RedisSessionStore.connect({ url: config.redisUrl, ...limits, onAvailability });
@@ -119,7 +119,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const holder = new CatalogHolder(await load(), load);
   // The store is opened before the Fastify instance exists; its log lines go to the instance's logger.
   let logger: FastifyBaseLogger | undefined;
-  const sessions = await sessionStore(config, () => logger!);
+  const sessions = await sessionStore(config, () => logger);
   const metrics = createMetrics(sessions, holder.current());
 
   const instance = Fastify({

@@ -20,8 +20,6 @@ export interface VerificationRecipes {
 }
 
 export interface RecipeContext {
-  /** The address callers reach this server at, when known. */
-  readonly baseUrl?: string | undefined;
   /** An https git URL of this project, when package.json names one. */
   readonly repository?: string | undefined;
 }
@@ -41,27 +39,18 @@ function shellQuote(text: string): string {
   return `'${text.replace(/'/g, "'\\''")}'`;
 }
 
-/** A base URL fit to paste into a shell (it may come from a request): http(s) only, single-quoted. */
-function shellBase(baseUrl: string | undefined): string {
-  if (baseUrl === undefined || !URL.canParse(baseUrl)) return BASE_URL_PLACEHOLDER;
-  const url = new URL(baseUrl);
-  if (!/^https?:$/.test(url.protocol)) return BASE_URL_PLACEHOLDER;
-  return shellQuote(url.href.replace(/\/+$/, ''));
-}
-
 /**
  * The README's openssl recipe (section "Verify a registry") for this server's key, and the CLI
  * for those with a checkout. The DER header in front of the raw key comes from node:crypto's own
  * SPKI encoding of the key, as printf octal escapes (which every POSIX printf reads).
  */
-export function verificationRecipes(publicKey: string, { baseUrl, repository }: RecipeContext = {}): VerificationRecipes {
+export function verificationRecipes(publicKey: string, { repository }: RecipeContext = {}): VerificationRecipes {
   const raw = decodePublicKey(publicKey);
   const spki = raw === undefined ? Buffer.alloc(0) : publicKeyObject(raw).export({ format: 'der', type: 'spki' });
   const header = [...spki.subarray(0, spki.length - 32)].map((b) => `\\${b.toString(8).padStart(3, '0')}`).join('');
-  const base = shellBase(baseUrl);
   return {
     openssl: [
-      `BASE=${base}`,
+      `BASE=${BASE_URL_PLACEHOLDER}`,
       'curl -s "$BASE/registry" -o registry.signed.json',
       'curl -s "$BASE/registry/signature" -o signature.json',
       `PUBKEY=${publicKey}`,
@@ -74,13 +63,13 @@ export function verificationRecipes(publicKey: string, { baseUrl, repository }: 
     cli: [
       ...(repository === undefined ? [] : [`git clone ${shellQuote(repository)} three-good-sources`, 'cd three-good-sources']),
       'npm install',
-      `npx three-good-sources verify ${base} --pubkey ${publicKey}`,
+      `npx three-good-sources verify ${BASE_URL_PLACEHOLDER} --pubkey ${publicKey}`,
     ],
   };
 }
 
 function verificationSteps(recipes: VerificationRecipes, sha256: string, context: RecipeContext): string[] {
-  const replace = context.baseUrl === undefined ? ` (replace ${BASE_URL_PLACEHOLDER} with the address you reach this server at: its /mcp URL without /mcp)` : '';
+  const replace = ` (replace ${BASE_URL_PLACEHOLDER} with the address you reach this server at: its /mcp URL without /mcp)`;
   const fetch = context.repository === undefined
     ? 'from a checkout of this project (the package is not published on npm), inside the checkout'
     : 'which is not published on npm: fetch the project and install it';
