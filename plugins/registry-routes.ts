@@ -1,17 +1,27 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Catalog } from '../src/catalog.js';
-import { signatureDocument } from '../src/provenance/signature.js';
 
 export interface RegistryRoutesOptions {
   readonly catalog: () => Catalog;
 }
 
 /**
- * GET /registry: the exact RFC 8785 bytes the curator's signature covers, so that anyone can
- * verify what they downloaded. GET /registry/signature: how to check them. Both shapes are a
- * public interface (README, "Verify a registry").
+ * GET /registry: the exact RFC 8785 bytes the signature covers. GET /registry/signature: the
+ * signature document (the curator's own file, byte for byte, when the curator signed).
+ * GET /registry/history: the signed history, oldest first. All three carry the registry's
+ * SHA-256 as their ETag, so a client can tell that what it fetched belongs together across a
+ * reload. Shapes are a public interface (README, "Verify a registry").
  */
 export const registryRoutes: FastifyPluginAsync<RegistryRoutesOptions> = async (app, { catalog }) => {
-  app.get('/registry', async (_request, reply) => reply.type('application/json').send(catalog().signed.canonical));
-  app.get('/registry/signature', async () => signatureDocument(catalog().signed));
+  const serve = (pick: (c: Catalog) => Buffer) => async (request: FastifyRequest, reply: FastifyReply) => {
+    // One read of the catalog: the body and its ETag come from the same registry.
+    const current = catalog();
+    const etag = `"${current.signed.sha256}"`;
+    reply.header('etag', etag).header('cache-control', 'no-cache');
+    if (request.headers['if-none-match']?.split(',').some((tag) => tag.trim() === etag)) return reply.code(304).send();
+    return reply.type('application/json').send(pick(current));
+  };
+  app.get('/registry', serve((c) => c.signed.canonical));
+  app.get('/registry/signature', serve((c) => c.signatureBytes));
+  app.get('/registry/history', serve((c) => c.historyBytes));
 };

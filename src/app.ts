@@ -15,7 +15,8 @@ import type { Config } from './config.js';
 import { createMcpHandler } from './mcp/dispatch.js';
 import { BODY_LIMIT_BYTES } from './mcp/envelope.js';
 import { packageVersion } from './project.js';
-import { generateKey, keyFromSeed } from './provenance/keys.js';
+import type { SigningMode } from './provenance/signature.js';
+import { chooseSigning, signingKey } from './provenance/signing.js';
 import { MemorySessionStore } from './sessions/memory.js';
 import { RedisSessionStore, type AvailabilityEvent } from './sessions/redis.js';
 import type { SessionStore } from './sessions/store.js';
@@ -67,6 +68,13 @@ function requestTimeouts({ requestTimeoutMs }: Config): ServerOptions {
   return { requestTimeout: requestTimeoutMs, headersTimeout, connectionsCheckingInterval };
 }
 
+/** The start-up line's words for each signing mode. */
+const SIGNED_BY: Readonly<Record<SigningMode, string>> = {
+  curator: 'signed by the curator (verified; this server holds no secret key) with',
+  server: 'signed here with the curator key',
+  ephemeral: 'signed with an EPHEMERAL key (development: no curator signed it)',
+};
+
 /** What the app serves, built once by `buildApp` and handed to the app plugin. */
 export interface AppParts {
   readonly config: Config;
@@ -114,8 +122,8 @@ export const app: FastifyPluginAsync<AppParts> = async (instance, { config, hold
  * Throws RegistryError (bad registry) or RedisUnreachable (REDIS_URL set, Redis down).
  */
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
-  const key = config.curatorSeed === undefined ? generateKey(true).key : keyFromSeed(config.curatorSeed);
-  const load = () => prepareCatalog(config.registryPath, key, config.matchThreshold);
+  const signing = await chooseSigning({ registryFile: config.registryPath, pubkey: config.curatorPubkey, seed: config.curatorSeed });
+  const load = () => prepareCatalog(config.registryPath, signing, config.matchThreshold);
   const holder = new CatalogHolder(await load(), load);
   // The store is opened before the Fastify instance exists; its log lines go to the instance's logger.
   let logger: FastifyBaseLogger | undefined;
@@ -141,9 +149,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     frameworkErrors: (error, request, reply) => sendFailure(request, reply, failureOf(error)),
   });
   logger = instance.log;
-  if (key.ephemeral) {
+  const publicKey = signingKey(signing);
+  if (signing.mode === 'ephemeral') {
     instance.log.warn(
-      { publicKey: key.publicKey },
+      { publicKey },
       'NO CURATOR KEY CONFIGURED: signing the registry with an ephemeral key; signatures and the public key will change on restart. Set CURATOR_SECRET_KEY or CURATOR_KEY_FILE (npx three-good-sources keygen makes one).',
     );
   }
@@ -158,10 +167,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         address: instance.listeningOrigin,
         serverVersion,
         registry: { path: config.registryPath, version: registry.version, sha256: signed.sha256, categories },
-        signing: { key: key.ephemeral ? 'ephemeral' : 'curator', publicKey: key.publicKey },
+        signing: { mode: signing.mode, publicKey },
         sessionStore: redis === undefined ? { kind: 'memory' } : { kind: 'redis', address: redis },
       },
-      `serving registry ${registry.version} (${categories} categories) on ${instance.listeningOrigin}, signed with ${key.ephemeral ? 'an EPHEMERAL key' : 'the curator key'} ${key.publicKey}, sessions in ${redis === undefined ? 'memory' : `redis at ${redis}`}`,
+      `serving registry ${registry.version} (${categories} categories) on ${instance.listeningOrigin}, ${SIGNED_BY[signing.mode]} ${publicKey}, sessions in ${redis === undefined ? 'memory' : `redis at ${redis}`}`,
     );
     done();
   });

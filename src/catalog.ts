@@ -1,8 +1,12 @@
+import { basename } from 'node:path';
 import { buildMatcher, type Matcher } from './matcher/matcher.js';
-import { bindCurator } from './provenance/curator.js';
-import type { CuratorKey } from './provenance/keys.js';
-import { signRegistry, type SignedRegistry } from './provenance/signature.js';
-import { loadRegistry } from './registry/load.js';
+import { checkCuratorSigned } from './provenance/curator-signed.js';
+import { bindCurator, curatorKeyProblems } from './provenance/curator.js';
+import { lastChangedDates, type HistoryEntry } from './provenance/history.js';
+import { FileUnreadable, readIfPresent, signedFiles } from './provenance/signed-files.js';
+import { signatureDocument, signatureDocumentBytes, signRegistry, type SignedRegistry } from './provenance/signature.js';
+import { SigningError, type Signing } from './provenance/signing.js';
+import { loadRegistry, RegistryError } from './registry/load.js';
 import type { Registry } from './registry/types.js';
 
 /** Everything served from one registry file, built together and swapped together. */
@@ -10,15 +14,72 @@ export interface Catalog {
   readonly registry: Registry;
   readonly matcher: Matcher;
   readonly signed: SignedRegistry;
+  /** GET /registry/signature: the curator's own file, or the document this server made. */
+  readonly signatureBytes: Buffer;
+  /** Oldest first; empty unless the curator signed the registry. */
+  readonly history: readonly HistoryEntry[];
+  /** GET /registry/history: the curator's history file, or an empty array. */
+  readonly historyBytes: Buffer;
+  /** Per category slug, the date of the newest history entry that changed it. */
+  readonly lastChanged: ReadonlyMap<string, string>;
+}
+
+const NO_HISTORY = Buffer.from('[]\n');
+
+async function read(file: string): Promise<Buffer | undefined> {
+  try {
+    return await readIfPresent(file);
+  } catch (err) {
+    throw new SigningError((err as FileUnreadable).message);
+  }
 }
 
 /**
- * Loads, validates, binds to the curator key, signs and indexes a registry. Throws
- * RegistryError; nothing half-built ever comes out of it.
+ * Loads and validates a registry, then either verifies the curator's signature and history
+ * (curator mode) or binds it to the server's key and signs it (server and ephemeral modes), and
+ * indexes it. Throws RegistryError or SigningError; nothing half-built ever comes out of it.
  */
-export async function prepareCatalog(file: string, key: CuratorKey, matchThreshold: number): Promise<Catalog> {
-  const registry = bindCurator(await loadRegistry(file), key.publicKey, file);
-  return { registry, matcher: buildMatcher(registry, matchThreshold), signed: signRegistry(registry, key) };
+export async function prepareCatalog(file: string, signing: Signing, matchThreshold: number): Promise<Catalog> {
+  const loaded = await loadRegistry(file);
+  const files = signedFiles(file);
+  const signatureBytes = await read(files.signature);
+  if (signing.mode !== 'curator') {
+    if (signatureBytes !== undefined) {
+      throw new SigningError(
+        `${basename(files.signature)} appeared: this server was started to sign the registry itself (${signing.mode} key); restart it to serve the curator's signature`,
+      );
+    }
+    const registry = bindCurator(loaded, signing.key.publicKey, file);
+    const signed = signRegistry(registry, signing.key, signing.mode);
+    return {
+      registry,
+      matcher: buildMatcher(registry, matchThreshold),
+      signed,
+      signatureBytes: signatureDocumentBytes(signatureDocument(signed)),
+      history: [],
+      historyBytes: NO_HISTORY,
+      lastChanged: new Map(),
+    };
+  }
+  const check = checkCuratorSigned(
+    loaded,
+    { registryFile: file, signatureFile: files.signature, historyFile: files.history, signatureBytes, historyBytes: await read(files.history) },
+    signing.publicKey,
+    signing.keySource,
+  );
+  if (!check.ok) throw new SigningError(check.problem);
+  const problems = curatorKeyProblems(loaded, signing.publicKey);
+  if (problems.length > 0) throw new RegistryError(file, problems);
+  const { canonical, sha256, document, documentBytes, history, historyBytes } = check.signed;
+  return {
+    registry: loaded,
+    matcher: buildMatcher(loaded, matchThreshold),
+    signed: { canonical, sha256, signature: document.signature, publicKey: signing.publicKey, version: loaded.version, mode: 'curator' },
+    signatureBytes: documentBytes,
+    history,
+    historyBytes,
+    lastChanged: lastChangedDates(history),
+  };
 }
 
 export type ReloadOutcome =

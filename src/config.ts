@@ -6,7 +6,8 @@ import type { ErrorObject } from 'ajv';
 import { StartupError } from './errors.js';
 import { DEFAULT_THRESHOLD } from './matcher/matcher.js';
 import { projectRoot } from './project.js';
-import { parseSeed } from './provenance/keys.js';
+import { decodePublicKey, parseSeed } from './provenance/keys.js';
+import { PUBLIC_KEY_LENGTH } from './registry/schema.js';
 
 /** A variable's rule in JSON Schema, checked by env-schema once it has coerced the text. */
 type Rule =
@@ -54,10 +55,15 @@ export const VARIABLES = {
   },
   SESSION_TTL_SECONDS: { rule: integer(1, 86_400), default: 1800, meaning: 'a session unused this long is forgotten' },
   MAX_SESSIONS: { rule: integer(1, 10_000_000), default: 10_000, meaning: 'most sessions held; the least recently used goes first' },
+  CURATOR_PUBKEY: {
+    rule: text,
+    meaning:
+      "the curator's public key (z-base-32): the server verifies the curator-signed registry with it and holds no secret (see Sign and publish a registry)",
+  },
   CURATOR_SECRET_KEY: {
     rule: { type: 'string' },
     secret: true,
-    meaning: "the curator's Ed25519 seed, 64 hex characters (secret; see Verify a registry)",
+    meaning: "the curator's Ed25519 seed, 64 hex characters, for server-side signing (secret; see Sign and publish a registry)",
   },
   CURATOR_KEY_FILE: { rule: text, meaning: 'a file holding that seed, as `npx three-good-sources keygen` writes it' },
   REDIS_URL: {
@@ -137,6 +143,8 @@ function toConfig(v: Checked, report: Report) {
     maxSessions: v.MAX_SESSIONS,
     /** The curator's Ed25519 seed (secret: never logged); undefined means an ephemeral key. */
     curatorSeed: curatorSeed(v.CURATOR_SECRET_KEY, v.CURATOR_KEY_FILE, report),
+    /** The curator's public key: verify the curator's own signature, sign nothing here. */
+    curatorPubkey: curatorPubkey(v.CURATOR_PUBKEY, v.CURATOR_SECRET_KEY ?? v.CURATOR_KEY_FILE, report),
     /** Shared session store for several replicas (may hold a password: never logged); undefined keeps sessions in memory. */
     redisUrl: redisUrl(v.REDIS_URL, report),
     /** Requests per client per window on /mcp; 0 turns rate limiting off. */
@@ -246,6 +254,19 @@ function parseOrigins(list: string, report: Report): readonly string[] {
   const bad = items.filter((item) => origin(item) === undefined);
   if (bad.length > 0) report('ALLOWED_ORIGINS', `ALLOWED_ORIGINS must be a comma-separated list of origins like https://app.example.com (got ${quoted(bad)})`);
   return items.map(origin).filter((o) => o !== undefined);
+}
+
+function curatorPubkey(pubkey: string | undefined, secret: string | undefined, report: Report): string | undefined {
+  if (pubkey === undefined) return undefined;
+  if (decodePublicKey(pubkey) === undefined) {
+    report('CURATOR_PUBKEY', `CURATOR_PUBKEY must be a z-base-32 Ed25519 public key, ${PUBLIC_KEY_LENGTH} characters, as keygen prints it (got "${pubkey}")`);
+    return undefined;
+  }
+  if (secret !== undefined) {
+    report('CURATOR_PUBKEY', 'set CURATOR_PUBKEY (verify the curator\'s signature, no secret here) or CURATOR_SECRET_KEY/CURATOR_KEY_FILE (sign here), not both');
+    return undefined;
+  }
+  return pubkey;
 }
 
 const SEED_RULE = 'must be 64 hexadecimal characters (the 32-byte Ed25519 seed that keygen writes)';

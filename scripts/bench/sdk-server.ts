@@ -15,7 +15,7 @@ import { callTool } from '../../src/mcp/tools/toolbox.js';
 import { generateKey } from '../../src/provenance/keys.js';
 
 const config = loadConfig({});
-const catalog = await prepareCatalog(config.registryPath, generateKey().key, config.matchThreshold);
+const catalog = await prepareCatalog(config.registryPath, { mode: 'ephemeral', key: generateKey(true).key }, config.matchThreshold);
 const text = (name: string, args: Record<string, unknown>) => ({ content: [...callTool({ name, arguments: args }, catalog).content] });
 
 function server(): McpServer {

@@ -22,6 +22,7 @@ export async function keygen(args: readonly string[], io: CliIo): Promise<number
     return 1;
   }
   io.out(`public key: ${key.publicKey}`);
-  io.out(`secret key written to ${file} (mode 0600); start the server with CURATOR_KEY_FILE=${file}`);
+  io.out(`secret key written to ${file} (mode 0600): keep it off the server`);
+  io.out(`next: put "pubkey": "${key.publicKey}" in the registry's curator, sign it with npx three-good-sources sign registry.json --key ${file}, and run the server with CURATOR_PUBKEY=${key.publicKey}`);
   return 0;
 }

@@ -2,4 +2,12 @@
 // Process entry of `npx three-good-sources`: everything else lives in run.ts.
 import { run } from './run.js';
 
+// `... | head` closes the pipe early: that is the reader's choice, not a crash to report.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+    process.exit(process.exitCode ?? 0);
+  });
+}
+
 process.exitCode = await run(process.argv.slice(2));

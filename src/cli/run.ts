@@ -1,18 +1,22 @@
 import { CHECK_USAGE, check } from './check.js';
+import { DIFF_USAGE, diff } from './diff.js';
 import { processIo, type CliIo } from './io.js';
 import { KEYGEN_USAGE, keygen } from './keygen.js';
+import { SIGN_USAGE, sign } from './sign.js';
 import { VERIFY_USAGE, verify } from './verify.js';
 
 /** A Map, so that `three-good-sources toString` is an unknown command, not Object's own method. */
 const COMMANDS: ReadonlyMap<string, (args: readonly string[], io: CliIo) => Promise<number>> = new Map([
   ['keygen', keygen],
+  ['sign', sign],
   ['verify', verify],
+  ['diff', diff],
   ['check', check],
 ]);
 
-const USAGE = ['usage: three-good-sources <command>', '', `  ${KEYGEN_USAGE}`, `  ${VERIFY_USAGE}`, `  ${CHECK_USAGE}`].join('\n');
+const USAGE = ['usage: three-good-sources <command>', '', `  ${KEYGEN_USAGE}`, `  ${SIGN_USAGE}`, `  ${VERIFY_USAGE}`, `  ${DIFF_USAGE}`, `  ${CHECK_USAGE}`].join('\n');
 
-/** The command-line tool: keygen, verify, check. Returns the exit code. */
+/** The command-line tool: keygen, sign, verify, diff, check. Returns the exit code. */
 export async function run(argv: readonly string[], io: CliIo = processIo): Promise<number> {
   const [name, ...args] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {

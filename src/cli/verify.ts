@@ -1,28 +1,45 @@
+import { stat } from 'node:fs/promises';
 import canonicalize from 'canonicalize';
 import { sha256Hex } from '../provenance/canonical.js';
+import { checkCuratorSigned } from '../provenance/curator-signed.js';
+import { checkHistory, type HistoryEntry } from '../provenance/history.js';
 import { decodePublicKey } from '../provenance/keys.js';
-import { ALGORITHM, CANONICALIZATION, verifySignature, type SignatureDocument } from '../provenance/signature.js';
+import { FileUnreadable, readIfPresent, signedFiles } from '../provenance/signed-files.js';
+import { parseSignatureDocument, verifySignature, type SigningMode } from '../provenance/signature.js';
+import { readRegistry } from '../registry/load.js';
 import { PUBLIC_KEY_LENGTH } from '../registry/schema.js';
 import { takeOption, type CliIo } from './io.js';
+import { KnownFailure, rememberHead } from './known.js';
 
-export const VERIFY_USAGE = 'verify <url-or-base-url> --pubkey <z-base-32 key>   check that a server serves a registry signed by that key';
+export const VERIFY_USAGE =
+  'verify <url-or-base-url | registry.json> --pubkey <z-base-32 key> [--known FILE]   check a served (or local) registry, its signature and its whole history against that key; --known FILE also fails on a rewritten history or a replayed older version';
 
 const TIMEOUT_MS = 10_000;
+/** Far above any real registry; a server that sends more is not answering honestly. */
+const MAX_REPLY_BYTES = 32 * 1024 * 1024;
 
 class VerifyFailure extends Error {}
 
-/** The server's base URL, from its base, its /registry, its /registry/signature or its /mcp URL. */
+/** What was checked, whatever the source. */
+interface Verified {
+  readonly where: string;
+  readonly version: string;
+  readonly sha256: string;
+  readonly signedBy: SigningMode;
+  readonly history: readonly HistoryEntry[];
+}
+
+/** The server's base URL, from its base, its /registry(/signature|/history) or its /mcp URL. */
 function baseOf(text: string): URL {
-  if (!URL.canParse(text)) throw new VerifyFailure(`not a URL: ${text}`);
   const url = new URL(text);
-  if (!/^https?:$/.test(url.protocol)) throw new VerifyFailure(`not an http(s) URL: ${text}`);
-  url.pathname = url.pathname.replace(/\/(registry(\/signature)?|mcp)\/?$/, '/');
+  url.pathname = url.pathname.replace(/\/(registry(\/signature|\/history)?|mcp)\/?$/, '/');
+  if (!url.pathname.endsWith('/')) url.pathname += '/';
   url.search = '';
   url.hash = '';
   return url;
 }
 
-async function get(url: URL): Promise<Buffer> {
+async function get(url: URL): Promise<{ body: Buffer; etag: string | null }> {
   let res: Response;
   try {
     res = await fetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS), redirect: 'error' });
@@ -31,31 +48,104 @@ async function get(url: URL): Promise<Buffer> {
     throw new VerifyFailure(`unreachable: ${url.href} (${cause})`);
   }
   if (!res.ok) throw new VerifyFailure(`malformed reply: ${url.href} answered HTTP ${res.status}`);
-  return Buffer.from(await res.arrayBuffer());
-}
-
-function parseSignature(bytes: Buffer, url: URL): SignatureDocument {
-  let doc: unknown;
+  const chunks: Buffer[] = [];
+  let size = 0;
   try {
-    doc = JSON.parse(bytes.toString('utf8'));
-  } catch {
-    throw new VerifyFailure(`malformed reply: ${url.href} is not JSON`);
+    for await (const chunk of res.body ?? []) {
+      size += chunk.length;
+      if (size > MAX_REPLY_BYTES) throw new VerifyFailure(`malformed reply: ${url.href} is larger than ${MAX_REPLY_BYTES} bytes`);
+      chunks.push(Buffer.from(chunk));
+    }
+  } catch (err) {
+    if (err instanceof VerifyFailure) throw err;
+    throw new VerifyFailure(`unreachable: ${url.href} (the reply was cut off)`);
   }
-  const d = doc as Partial<Record<keyof SignatureDocument, unknown>>;
-  const fields = ['publicKey', 'signature', 'sha256', 'version'] as const;
-  if (doc === null || typeof doc !== 'object' || fields.some((f) => typeof d[f] !== 'string')) {
-    throw new VerifyFailure(`malformed reply: ${url.href} lacks publicKey, signature, sha256 or version`);
-  }
-  if (d.algorithm !== ALGORITHM || d.canonicalization !== CANONICALIZATION) {
-    throw new VerifyFailure(`malformed reply: expected algorithm ${ALGORITHM} and canonicalization ${CANONICALIZATION}`);
-  }
-  return doc as SignatureDocument;
+  return { body: Buffer.concat(chunks), etag: res.headers.get('etag') };
 }
 
-/** Fetches /registry and /registry/signature and checks key, digest, canonical form and signature. */
+/** The three documents, fetched again once if a reload fell between them (their ETags differ). */
+async function fetchAll(base: URL) {
+  const urls = ['registry', 'registry/signature', 'registry/history'].map((p) => new URL(p, base)) as [URL, URL, URL];
+  for (let attempt = 0; ; attempt++) {
+    const replies = await Promise.all(urls.map(get));
+    const tags = new Set(replies.map((r) => r.etag));
+    if (tags.size === 1 || attempt === 1) {
+      if (tags.size !== 1) throw new VerifyFailure('the server changed its registry while we fetched it, twice (its ETags differ); try again');
+      return { urls, replies };
+    }
+  }
+}
+
+async function verifyServer(target: string, pubkey: string): Promise<Verified> {
+  const base = baseOf(target);
+  const { urls, replies } = await fetchAll(base);
+  const [registryUrl, signatureUrl, historyUrl] = urls;
+  const [{ body }, { body: sigBytes }, { body: historyBytes }] = replies;
+  const parsed = parseSignatureDocument(sigBytes);
+  if (!parsed.ok) throw new VerifyFailure(`malformed reply: ${signatureUrl.href}: ${parsed.problem}`);
+  const doc = parsed.doc;
+  if (doc.publicKey !== pubkey) throw new VerifyFailure(`different key: the server signs with ${doc.publicKey}, not ${pubkey}`);
+  const digest = sha256Hex(body);
+  if (digest !== doc.sha256) throw new VerifyFailure(`digest mismatch: /registry hashes to ${digest}, the signature document says ${doc.sha256}`);
+  let canonical: string | undefined;
+  try {
+    canonical = canonicalize(JSON.parse(body.toString('utf8')));
+  } catch {
+    throw new VerifyFailure(`malformed reply: ${registryUrl.href} is not JSON`);
+  }
+  if (canonical !== body.toString('utf8')) throw new VerifyFailure('malformed reply: /registry is not in RFC 8785 canonical form');
+  if (!verifySignature(body, doc.signature, pubkey)) throw new VerifyFailure(`bad signature: the registry is not signed by ${pubkey}`);
+
+  const text = historyBytes.toString('utf8').trim();
+  // Only a curator-signed registry has a history; a server that signs itself serves [].
+  if (doc.signedBy !== 'curator' && text === '[]') return { where: base.href, version: doc.version, sha256: digest, signedBy: doc.signedBy, history: [] };
+  const history = checkHistory(text, pubkey);
+  if (!history.ok) throw new VerifyFailure(`broken history: ${historyUrl.href}: ${history.problem}`);
+  const head = history.entries[history.entries.length - 1]!;
+  if (head.sha256 !== digest || head.version !== doc.version) {
+    throw new VerifyFailure(`history head is not the served registry: its newest entry is ${head.version} (sha256 ${head.sha256}), the server serves ${doc.version} (sha256 ${digest})`);
+  }
+  return { where: base.href, version: doc.version, sha256: digest, signedBy: doc.signedBy, history: history.entries };
+}
+
+async function verifyFile(file: string, pubkey: string): Promise<Verified> {
+  const read = await readRegistry(file);
+  if (!read.ok) throw new VerifyFailure(`${file} breaks the registry rules: ${read.problems[0]}${read.problems.length > 1 ? ` (and ${read.problems.length - 1} more; run check)` : ''}`);
+  const files = signedFiles(file);
+  let signatureBytes: Buffer | undefined;
+  let historyBytes: Buffer | undefined;
+  try {
+    [signatureBytes, historyBytes] = await Promise.all([readIfPresent(files.signature), readIfPresent(files.history)]);
+  } catch (err) {
+    throw new VerifyFailure((err as FileUnreadable).message);
+  }
+  const check = checkCuratorSigned(read.registry, { registryFile: file, signatureFile: files.signature, historyFile: files.history, signatureBytes, historyBytes }, pubkey, '--pubkey');
+  if (!check.ok) throw new VerifyFailure(check.problem);
+  return { where: file, version: read.registry.version, sha256: check.signed.sha256, signedBy: 'curator', history: check.signed.history };
+}
+
+/** A target that is not a server must be a file; say which was meant when it is neither. */
+async function existingFile(target: string): Promise<string> {
+  const exists = await stat(target).then(() => true, () => false);
+  if (exists) return target;
+  throw new VerifyFailure(URL.canParse(target) ? `not an http(s) URL: ${target}` : `not a URL, and no such file: ${target}`);
+}
+
+/** A target is a server when it reads as an http(s) URL and no such file exists. */
+async function isServer(target: string): Promise<boolean> {
+  if (!URL.canParse(target) || !/^https?:$/.test(new URL(target).protocol)) return false;
+  return stat(target).then(() => false, () => true);
+}
+
+/**
+ * Checks a registry against a key the user got from the curator: the signature, every history
+ * entry and link, and that the newest entry is the registry served. With --known, the head seen
+ * is remembered and must be extended next time, the way sumdb clients pin the checksum log.
+ */
 export async function verify(args: readonly string[], io: CliIo): Promise<number> {
-  const { value: pubkey, rest } = takeOption(args, 'pubkey');
-  if (rest.length !== 1 || pubkey === undefined) {
+  const { value: pubkey, rest: afterKey } = takeOption(args, 'pubkey');
+  const { value: known, rest } = takeOption(afterKey, 'known');
+  if (rest.length !== 1 || pubkey === undefined || (afterKey.includes('--known') && known === undefined) || rest[0]!.startsWith('--')) {
     io.err(`usage: three-good-sources ${VERIFY_USAGE}`);
     return 1;
   }
@@ -63,27 +153,23 @@ export async function verify(args: readonly string[], io: CliIo): Promise<number
     io.err(`FAIL bad --pubkey: not a z-base-32 Ed25519 public key (${PUBLIC_KEY_LENGTH} characters): ${pubkey}`);
     return 1;
   }
+  const target = rest[0]!;
   try {
-    const base = baseOf(rest[0]!);
-    const registryUrl = new URL('registry', base);
-    const signatureUrl = new URL('registry/signature', base);
-    const [body, sigBytes] = await Promise.all([get(registryUrl), get(signatureUrl)]);
-    const doc = parseSignature(sigBytes, signatureUrl);
-    if (doc.publicKey !== pubkey) throw new VerifyFailure(`different key: the server signs with ${doc.publicKey}, not ${pubkey}`);
-    const digest = sha256Hex(body);
-    if (digest !== doc.sha256) throw new VerifyFailure(`digest mismatch: /registry hashes to ${digest}, the signature document says ${doc.sha256}`);
-    let canonical: string | undefined;
-    try {
-      canonical = canonicalize(JSON.parse(body.toString('utf8')));
-    } catch {
-      throw new VerifyFailure(`malformed reply: ${registryUrl.href} is not JSON`);
+    const verified = (await isServer(target)) ? await verifyServer(target, pubkey) : await verifyFile(await existingFile(target), pubkey);
+    const { history } = verified;
+    const head = history[history.length - 1];
+    let pinned = '';
+    if (known !== undefined) {
+      if (head === undefined) throw new VerifyFailure(`no signed history to remember: ${verified.where} is signed by the ${verified.signedBy}, not by its curator with sign`);
+      pinned = `; ${await rememberHead(known, pubkey, history)}`;
     }
-    if (canonical !== body.toString('utf8')) throw new VerifyFailure('malformed reply: /registry is not in RFC 8785 canonical form');
-    if (!verifySignature(body, doc.signature, pubkey)) throw new VerifyFailure(`bad signature: the registry is not signed by ${pubkey}`);
-    io.out(`OK registry ${doc.version} from ${base.href} is signed by ${pubkey} (sha256 ${digest})`);
+    const detail = head === undefined
+      ? `, by the ${verified.signedBy} itself (no signed history)`
+      : `, with a verified history of ${history.length} ${history.length === 1 ? 'entry' : 'entries'}`;
+    io.out(`OK registry ${verified.version} from ${verified.where} is signed by ${pubkey}${detail} (sha256 ${verified.sha256})${pinned}`);
     return 0;
   } catch (err) {
-    if (!(err instanceof VerifyFailure)) throw err;
+    if (!(err instanceof VerifyFailure) && !(err instanceof KnownFailure)) throw err;
     io.err(`FAIL ${err.message}`);
     return 1;
   }

@@ -8,7 +8,8 @@ export const INSTRUCTIONS =
   'Three Good Sources returns three human-vetted, ranked sources for a topic. ' +
   'Call get_sources with a natural-language query (for example "learn rust programming"); ' +
   'if it reports no match, call list_categories to see the topics covered. ' +
-  'get_provenance and get_endorsements tell who curated the registry and who vouches for it.';
+  'get_provenance and get_endorsements tell who curated the registry and who vouches for it; ' +
+  'get_history lists its signed versions, to judge how fresh and stable a category is.';
 
 const infos = new Map<string, Readonly<Record<string, string>>>();
 

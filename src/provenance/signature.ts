@@ -6,6 +6,14 @@ import { decodePublicKey, publicKeyObject, type CuratorKey } from './keys.js';
 export const ALGORITHM = 'ed25519';
 export const CANONICALIZATION = 'RFC8785';
 
+/**
+ * Who made the signature: the curator, offline, with `sign` (the server holds no secret); this
+ * server, with the curator key it was given (an operator who is the curator); or a key this
+ * server made at start-up (development: it proves nothing about any curator).
+ */
+export const SIGNING_MODES = ['curator', 'server', 'ephemeral'] as const;
+export type SigningMode = (typeof SIGNING_MODES)[number];
+
 /** A registry as served: its canonical bytes, their digest and the curator's signature over exactly them. */
 export interface SignedRegistry {
   readonly canonical: Buffer;
@@ -14,7 +22,7 @@ export interface SignedRegistry {
   readonly signature: string;
   readonly publicKey: string;
   readonly version: string;
-  readonly ephemeralKey: boolean;
+  readonly mode: SigningMode;
 }
 
 /** The public shape of GET /registry/signature. */
@@ -25,9 +33,10 @@ export interface SignatureDocument {
   readonly signature: string;
   readonly sha256: string;
   readonly version: string;
+  readonly signedBy: SigningMode;
 }
 
-export function signRegistry(registry: Registry, key: CuratorKey): SignedRegistry {
+export function signRegistry(registry: Registry, key: CuratorKey, mode: SigningMode): SignedRegistry {
   const canonical = canonicalBytes(registry);
   return {
     canonical,
@@ -35,7 +44,7 @@ export function signRegistry(registry: Registry, key: CuratorKey): SignedRegistr
     signature: sign(null, canonical, key.privateKey).toString('base64'),
     publicKey: key.publicKey,
     version: registry.version,
-    ephemeralKey: key.ephemeral,
+    mode,
   };
 }
 
@@ -47,7 +56,35 @@ export function signatureDocument(signed: SignedRegistry): SignatureDocument {
     signature: signed.signature,
     sha256: signed.sha256,
     version: signed.version,
+    signedBy: signed.mode,
   };
+}
+
+/** A signature document's bytes: one line of JSON, as `sign` writes it and the server serves it. */
+export function signatureDocumentBytes(doc: SignatureDocument): Buffer {
+  return Buffer.from(`${JSON.stringify(doc)}\n`, 'utf8');
+}
+
+export type SignatureDocumentCheck = { readonly ok: true; readonly doc: SignatureDocument } | { readonly ok: false; readonly problem: string };
+
+/** Reads a signature document (a file or a reply); says what is wrong without quoting it. */
+export function parseSignatureDocument(bytes: Uint8Array): SignatureDocumentCheck {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(Buffer.from(bytes).toString('utf8'));
+  } catch {
+    return { ok: false, problem: 'not JSON (a truncated or hand-edited file?)' };
+  }
+  const d = (doc ?? {}) as Partial<Record<keyof SignatureDocument, unknown>>;
+  const fields = ['publicKey', 'signature', 'sha256', 'version'] as const;
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc) || fields.some((f) => typeof d[f] !== 'string')) {
+    return { ok: false, problem: 'lacks publicKey, signature, sha256 or version' };
+  }
+  if (d.algorithm !== ALGORITHM || d.canonicalization !== CANONICALIZATION) {
+    return { ok: false, problem: `expected algorithm ${ALGORITHM} and canonicalization ${CANONICALIZATION}` };
+  }
+  if (!SIGNING_MODES.includes(d.signedBy as SigningMode)) return { ok: false, problem: `signedBy must be one of ${SIGNING_MODES.join(', ')}` };
+  return { ok: true, doc: doc as SignatureDocument };
 }
 
 /** True when `signature` (base64) is the Ed25519 signature of `bytes` by the z-base-32 `publicKey`. */

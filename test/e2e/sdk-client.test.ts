@@ -16,7 +16,7 @@ t.test('the official SDK client (2025 era) connects, lists the tools, calls each
   t.match(client.getInstructions(), /get_sources/);
 
   const { tools } = await client.listTools();
-  t.same(tools.map((x) => x.name).sort(), ['get_endorsements', 'get_provenance', 'get_sources', 'list_categories']);
+  t.same(tools.map((x) => x.name).sort(), ['get_endorsements', 'get_history', 'get_provenance', 'get_sources', 'list_categories']);
 
   const found = await client.callTool({ name: 'get_sources', arguments: { query: 'how do I run a bitcoin full node' } });
   t.notOk(found.isError);
@@ -31,6 +31,8 @@ t.test('the official SDK client (2025 era) connects, lists the tools, calls each
   t.match((prov.content as { text: string }[])[0]!.text, /Curator: /);
   const end = await client.callTool({ name: 'get_endorsements', arguments: {} });
   t.match((end.content as { text: string }[])[0]!.text, /no endorsements yet/);
+  const history = await client.callTool({ name: 'get_history', arguments: {} });
+  t.match((history.content as { text: string }[])[0]!.text, /has no signed history: it is signed by this server/);
 
   await t.rejects(client.callTool({ name: 'get_weather', arguments: {} }), /Unknown tool/, 'unknown tool surfaces as an error');
   t.same(await client.ping(), {});
@@ -61,7 +63,7 @@ t.test('the official v2 client pinned to 2026-07-28 connects statelessly, lists 
   t.equal(transport.sessionId, undefined, 'no session in 2026-07-28');
 
   const { tools } = await client.listTools();
-  t.same(tools.map((x) => x.name), ['get_sources', 'list_categories', 'get_provenance', 'get_endorsements']);
+  t.same(tools.map((x) => x.name), ['get_sources', 'list_categories', 'get_provenance', 'get_endorsements', 'get_history']);
   t.ok(tools.every((x) => x.outputSchema !== undefined), 'every tool has an outputSchema');
 
   const found = await client.callTool({ name: 'get_sources', arguments: { query: 'harden my ubuntu server' } });
@@ -69,7 +71,7 @@ t.test('the official v2 client pinned to 2026-07-28 connects statelessly, lists 
   t.equal((found.structuredContent as { category: { slug: string } }).category.slug, 'linux-hardening');
   const none = await client.callTool({ name: 'get_sources', arguments: { query: 'quantum physics supercollider' } });
   t.equal(none.isError, true);
-  for (const name of ['list_categories', 'get_provenance', 'get_endorsements']) {
+  for (const name of ['list_categories', 'get_provenance', 'get_endorsements', 'get_history']) {
     const r = await client.callTool({ name, arguments: {} });
     t.notOk(r.isError, name);
     t.ok(r.structuredContent, `${name}: structured content`);

@@ -129,9 +129,9 @@ t.test('the start-up line: what is served, how it is signed, where sessions live
     pid: server.pid,
     address,
     registry: { path: join(ROOT, 'registry.json'), version: '1.0.0', categories: 10 },
-    signing: { key: 'curator', publicKey: TEST_PUBLIC_KEY },
+    signing: { mode: 'server', publicKey: TEST_PUBLIC_KEY },
     sessionStore: { kind: 'memory' },
-    msg: `serving registry 1.0.0 (10 categories) on ${address}, signed with the curator key ${TEST_PUBLIC_KEY}, sessions in memory`,
+    msg: `serving registry 1.0.0 (10 categories) on ${address}, signed here with the curator key ${TEST_PUBLIC_KEY}, sessions in memory`,
   });
   server.kill('SIGTERM');
   t.equal(await server.code, 0);
@@ -202,8 +202,8 @@ t.test('no curator key: an ephemeral one, with a loud warning', async (t) => {
   t.match(server.stderr(), /"level":40.*NO CURATOR KEY CONFIGURED: signing the registry with an ephemeral key/);
   await until(() => server.logs().some((l) => l.address !== undefined));
   const line = server.logs().find((l) => l.address !== undefined);
-  t.equal((line?.signing as { key?: string } | undefined)?.key, 'ephemeral', 'the start-up line says which key signs');
-  t.match(line?.msg, /signed with an EPHEMERAL key [a-z0-9]{52},/);
+  t.equal((line?.signing as { mode?: string } | undefined)?.mode, 'ephemeral', 'the start-up line says which key signs');
+  t.match(line?.msg, /signed with an EPHEMERAL key \(development: no curator signed it\) [a-z0-9]{52},/);
   server.kill('SIGTERM');
   t.equal(await server.code, 0);
 });

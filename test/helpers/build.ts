@@ -3,7 +3,8 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { projectRoot } from '../../src/project.js';
-import { generateKey, keyFromSeed } from '../../src/provenance/keys.js';
+import { generateKey, keyFromSeed, type CuratorKey } from '../../src/provenance/keys.js';
+import type { Signing } from '../../src/provenance/signing.js';
 
 export const ROOT = projectRoot();
 export const SHIPPED_REGISTRY = join(ROOT, 'registry.json');
@@ -16,6 +17,11 @@ interface Teardown {
 /** A fixed curator seed for tests (never a real key), and the public key it gives. */
 export const TEST_SEED = Buffer.alloc(32, 7);
 export const TEST_PUBLIC_KEY = keyFromSeed(TEST_SEED).publicKey;
+
+/** Server-side signing with `key` (the test curator's by default): what prepareCatalog takes. */
+export function serverSigning(key: CuratorKey = keyFromSeed(TEST_SEED)): Signing {
+  return { mode: 'server', key };
+}
 
 /** A test configuration: the shipped registry, silent logs, the test curator key, overridable per test. */
 export function testConfig(overrides: Partial<Config> = {}): Config {

@@ -6,8 +6,7 @@ import t from 'tap';
 import { buildApp } from '../../src/app.js';
 import { prepareCatalog } from '../../src/catalog.js';
 import { answersFor, getSources } from '../../src/mcp/tools/get-sources.js';
-import { keyFromSeed } from '../../src/provenance/keys.js';
-import { INIT_PARAMS, MCP_HEADERS, SHIPPED_REGISTRY, TEST_PUBLIC_KEY, TEST_SEED, build, callTool, openSession, rpc, otherPublicKey, testConfig } from '../helpers/build.js';
+import { INIT_PARAMS, MCP_HEADERS, SHIPPED_REGISTRY, TEST_PUBLIC_KEY, build, callTool, openSession, rpc, otherPublicKey, testConfig, serverSigning } from '../helpers/build.js';
 
 const init = (id: unknown = 1, params: unknown = INIT_PARAMS) => ({ jsonrpc: '2.0', id, method: 'initialize', params });
 
@@ -78,7 +77,7 @@ t.test('the init gate is per session', async (t) => {
 
   const withA = await rpc(app, list, { 'mcp-session-id': a });
   t.equal(withA.statusCode, 200, 'the initialized session passes');
-  t.equal(withA.json().result.tools.length, 4);
+  t.equal(withA.json().result.tools.length, 5);
 
   const unknown = await rpc(app, list, { 'mcp-session-id': 'no-such-session' });
   t.equal(unknown.statusCode, 404, 'unknown session: 404');
@@ -259,11 +258,11 @@ t.test('Origin: localhost and configured origins pass, others get 403 with no id
   t.match(String(preflight.headers['access-control-allow-headers']), /MCP-Protocol-Version/);
 });
 
-t.test('tools/list: four tools with descriptions and input schemas', async (t) => {
+t.test('tools/list: five tools with descriptions and input schemas', async (t) => {
   const app = await build(t);
   const session = await openSession(app);
   const { tools } = (await rpc(app, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { 'mcp-session-id': session })).json().result;
-  t.same(tools.map((x: { name: string }) => x.name), ['get_sources', 'list_categories', 'get_provenance', 'get_endorsements']);
+  t.same(tools.map((x: { name: string }) => x.name), ['get_sources', 'list_categories', 'get_provenance', 'get_endorsements', 'get_history']);
   for (const tool of tools) {
     t.ok(tool.description.length > 80, `${tool.name}: a description an agent can use`);
     t.equal(tool.inputSchema.type, 'object');
@@ -437,7 +436,7 @@ t.test('bad input that reaches the handlers never damages what the server holds'
 });
 
 t.test('the registry and remembered answers a handler shares are frozen', async (t) => {
-  const catalog = await prepareCatalog(SHIPPED_REGISTRY, keyFromSeed(TEST_SEED), 0.4);
+  const catalog = await prepareCatalog(SHIPPED_REGISTRY, serverSigning(), 0.4);
   t.ok(Object.isFrozen(catalog.registry.categories['rust-learning']!.sources[0]), 'a source deep in the registry is frozen');
   const answer = getSources.run({ query: 'learn rust programming' }, catalog);
   t.throws(() => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { CatalogHolder, prepareCatalog } from '../../src/catalog.js';
 import { keyFromSeed } from '../../src/provenance/keys.js';
-import { SHIPPED_REGISTRY, TEST_SEED, build, callTool, openSession, rpc } from '../helpers/build.js';
+import { SHIPPED_REGISTRY, TEST_SEED, build, callTool, openSession, rpc, serverSigning } from '../helpers/build.js';
 
 async function registryCopy(): Promise<{ file: string; data: any; write: (d: unknown) => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), '3gs-reload-'));
@@ -65,7 +65,7 @@ t.test('reload swaps in a new registry, re-signed; a bad one leaves the old in p
 t.test('a request holding the old catalog finishes on it; reloads run one at a time', async (t) => {
   const { file, data, write } = await registryCopy();
   const key = keyFromSeed(TEST_SEED);
-  const load = () => prepareCatalog(file, key, 0.4);
+  const load = () => prepareCatalog(file, serverSigning(key), 0.4);
   const holder = new CatalogHolder(await load(), load);
   const inFlight = holder.current();
   await write({ ...data, version: '2.0.0' });
@@ -89,7 +89,7 @@ t.test('two quick reloads never leave the older registry in place, and never loa
     loading++;
     mostAtOnce = Math.max(mostAtOnce, loading);
     try {
-      const catalog = await prepareCatalog(file, key, 0.4);
+      const catalog = await prepareCatalog(file, serverSigning(key), 0.4);
       if (call === 2) await new Promise((resolve) => setTimeout(resolve, 100));
       return catalog;
     } finally {

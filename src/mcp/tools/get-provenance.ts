@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../../project.js';
 import { decodePublicKey, publicKeyObject } from '../../provenance/keys.js';
-import { ALGORITHM, CANONICALIZATION } from '../../provenance/signature.js';
+import { ALGORITHM, CANONICALIZATION, SIGNING_MODES, type SigningMode } from '../../provenance/signature.js';
 import { ZBASE32_ALPHABET } from '../../registry/schema.js';
 import { NO_ARGUMENTS, READ_ONLY, answer, oncePerCatalog, schema, type Tool } from './tool.js';
 
@@ -84,13 +84,22 @@ function verificationSteps(recipes: VerificationRecipes, sha256: string, context
   ];
 }
 
+/** Said plainly, so that an unsigned registry never reads as signed by a curator. */
+const SIGNED_BY: Readonly<Record<SigningMode, string>> = {
+  curator: 'the curator, offline (a curator-signed registry: this server only verifies it and holds no secret key)',
+  server: "this server, with the curator's secret key its operator configured (server-side signing)",
+  ephemeral:
+    'a key this server made at start-up, for development: no curator signed this registry, and the key and signatures change when the server restarts',
+};
+
 export const getProvenance: Tool = {
   definition: {
     name: 'get_provenance',
     title: 'Get provenance',
     description:
       'Tell who curated the registry behind these sources and how to verify it: curator name and Ed25519 public key (z-base-32), ' +
-      'registry version and date, the SHA-256 of its canonical JSON (RFC 8785), the signature over those bytes, the endorsement count, ' +
+      'registry version and date, the SHA-256 of its canonical JSON (RFC 8785), the signature over those bytes, who signed it (the curator offline, this server, or a development key), ' +
+      'the signed history\'s length, the endorsement count, ' +
       'and verification steps that need only the server\'s URL and openssl (or our command-line tool, from a checkout). Takes no arguments.',
     inputSchema: NO_ARGUMENTS,
     outputSchema: schema.object({
@@ -103,6 +112,11 @@ export const getProvenance: Tool = {
         sha256: schema.string,
         signature: schema.string,
         ephemeralKey: { type: 'boolean' },
+        signedBy: { enum: SIGNING_MODES },
+      }),
+      history: schema.object({
+        entries: { type: 'integer', minimum: 0 },
+        latest: { anyOf: [schema.object({ version: schema.string, date: schema.string }), { type: 'null' }] },
       }),
       verification: schema.strings,
       recipes: schema.object({ openssl: schema.strings, cli: schema.strings }),
@@ -110,7 +124,8 @@ export const getProvenance: Tool = {
     annotations: READ_ONLY,
   },
 
-  run: oncePerCatalog(({ registry, signed }) => {
+  run: oncePerCatalog(({ registry, signed, history }) => {
+    const latest = history[history.length - 1];
     const categories = Object.keys(registry.categories).length;
     // A tool answer does not know the URL it was reached at; the recipe says what to fill in.
     const context: RecipeContext = { repository: projectRepository() };
@@ -119,14 +134,15 @@ export const getProvenance: Tool = {
     const text = [
       `Curator: ${registry.curator.name}`,
       `Public key: ${signed.publicKey} (Ed25519, z-base-32)`,
-      ...(signed.ephemeralKey
-        ? ['Warning: this server has no configured curator key; it signs with a key made at start-up, which changes when it restarts.']
-        : []),
+      `Signed by: ${SIGNED_BY[signed.mode]}`,
       `Registry version: ${registry.version}`,
       `Registry updated: ${registry.updated}`,
       `Categories: ${categories}`,
       `Endorsements: ${registry.endorsements.length}`,
       `SHA-256 of the canonical registry (RFC 8785): ${signed.sha256}`,
+      latest === undefined
+        ? 'History: none (only a curator-signed registry has a signed history)'
+        : `History: ${history.length} signed version${history.length === 1 ? '' : 's'}, the latest ${latest.version} on ${latest.date} (GET /registry/history, or the get_history tool)`,
       `Signature (Ed25519 over those exact bytes, base64): ${signed.signature}`,
       '',
       'How to verify:',
@@ -141,8 +157,10 @@ export const getProvenance: Tool = {
         canonicalization: CANONICALIZATION,
         sha256: signed.sha256,
         signature: signed.signature,
-        ephemeralKey: signed.ephemeralKey,
+        ephemeralKey: signed.mode === 'ephemeral',
+        signedBy: signed.mode,
       },
+      history: { entries: history.length, latest: latest === undefined ? null : { version: latest.version, date: latest.date } },
       verification: steps,
       recipes,
     });

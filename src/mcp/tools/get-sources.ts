@@ -1,7 +1,7 @@
 import { DEFAULT_THRESHOLD } from '../../matcher/matcher.js';
 import { BoundedMemo } from '../../util/bounded-memo.js';
 import type { MatchOutcome } from '../../matcher/matcher.js';
-import { SOURCE_TYPES, type Registry } from '../../registry/types.js';
+import { SOURCE_TYPES } from '../../registry/types.js';
 import { deepFreeze } from '../../util/deep-freeze.js';
 import { READ_ONLY, answer, failure, schema, type Catalog, type Tool, type ToolResult } from './tool.js';
 
@@ -18,7 +18,7 @@ export const getSources: Tool = {
       'Find the three best human-vetted sources for a topic. Give a natural-language query such as ' +
       '"learn rust programming", "how do I run a bitcoin full node" or "harden an ubuntu server". ' +
       'Returns the best-matching category (name, slug, description), its match score and the three sources ' +
-      'in rank order, each with name, URL, type and why it was chosen, plus the registry version and curator. ' +
+      'in rank order, each with name, URL, type and why it was chosen, plus the date the category last changed, the registry version and curator. ' +
       'If no category matches well enough it returns an error result naming the closest category and ' +
       'listing every available category slug; it never guesses.',
     inputSchema: {
@@ -57,6 +57,7 @@ export const getSources: Tool = {
       runnerUp: { anyOf: [candidate, { type: 'null' }] },
       registryVersion: schema.string,
       curator: schema.object({ name: schema.string, pubkey: schema.string }),
+      lastChanged: schema.object({ date: schema.string, from: { enum: ['history', 'registry'] } }),
     }),
     annotations: READ_ONLY,
   },
@@ -68,7 +69,7 @@ export const getSources: Tool = {
     // starts afresh), keyed by the query as sent, since a no-match answer quotes it. Bounded.
     return answersFor(catalog).get(`${threshold ?? ''}\u0000${query}`, () => {
       const outcome = catalog.matcher.match(query, threshold);
-      return deepFreeze(outcome.kind === 'match' ? describeMatch(outcome, catalog.registry) : describeNoMatch(outcome, query, catalog));
+      return deepFreeze(outcome.kind === 'match' ? describeMatch(outcome, catalog) : describeNoMatch(outcome, query, catalog));
     });
   },
 };
@@ -86,14 +87,28 @@ export function answersFor(catalog: Catalog): BoundedMemo<string, ToolResult> {
   return memo;
 }
 
-function describeMatch(outcome: Extract<MatchOutcome, { kind: 'match' }>, registry: Registry): ToolResult {
+/**
+ * When the category last changed: from the signed history when there is one; otherwise all that
+ * is known is that it has not changed since the registry's own date.
+ */
+function lastChanged({ registry, lastChanged: dates }: Catalog, slug: string): { date: string; from: 'history' | 'registry'; text: string } {
+  const date = dates.get(slug);
+  return date === undefined
+    ? { date: registry.updated, from: 'registry', text: `on or before ${registry.updated} (the registry's date; it has no signed history)` }
+    : { date, from: 'history', text: `${date} (signed history)` };
+}
+
+function describeMatch(outcome: Extract<MatchOutcome, { kind: 'match' }>, catalog: Catalog): ToolResult {
+  const { registry } = catalog;
   const c = outcome.category;
+  const changed = lastChanged(catalog, outcome.slug);
   const pubkey = registry.curator.pubkey;
   const lines = [
     `Category: ${c.name}`,
     `Slug: ${outcome.slug}`,
     `Description: ${c.description}`,
     `Match score: ${outcome.score.toFixed(3)}`,
+    `Last changed: ${changed.text}`,
     `Registry version: ${registry.version}`,
     `Curator: ${registry.curator.name} (public key: ${pubkey})`,
     '',
@@ -109,6 +124,7 @@ function describeMatch(outcome: Extract<MatchOutcome, { kind: 'match' }>, regist
     runnerUp: outcome.runnerUp,
     registryVersion: registry.version,
     curator: { name: registry.curator.name, pubkey },
+    lastChanged: { date: changed.date, from: changed.from },
   });
 }
 

@@ -3,13 +3,14 @@ import { ErrorCode, ProtocolError } from '../errors.js';
 import { derived, stable } from '../stable-json.js';
 import { atLeast } from '../versions.js';
 import { getEndorsements } from './get-endorsements.js';
+import { getHistory } from './get-history.js';
 import { getProvenance } from './get-provenance.js';
 import { getSources } from './get-sources.js';
 import { listCategories } from './list-categories.js';
 import type { Catalog, Tool, ToolResult } from './tool.js';
 
 /** Fixed order: tools/list is the same on every call. */
-const TOOLS: readonly Tool[] = [getSources, listCategories, getProvenance, getEndorsements];
+const TOOLS: readonly Tool[] = [getSources, listCategories, getProvenance, getEndorsements, getHistory];
 
 const ajv = new Ajv2020({ strict: true, allErrors: false });
 // Compiled once at start-up, never per request.

@@ -29,11 +29,11 @@ const dir = await mkdtemp(join(tmpdir(), '3gs-cli-'));
 t.test('help and unknown commands', async (t) => {
   const help = await cli('--help');
   t.equal(help.code, 0);
-  t.match(help.out, /keygen[\s\S]*verify[\s\S]*check/);
+  t.match(help.out, /keygen[\s\S]*sign[\s\S]*verify[\s\S]*diff[\s\S]*check/);
   t.equal((await cli()).code, 1, 'no command');
-  const unknown = await cli('sign');
+  const unknown = await cli('publish');
   t.equal(unknown.code, 1);
-  t.match(unknown.err, /unknown command sign/);
+  t.match(unknown.err, /unknown command publish/);
   for (const name of ['toString', 'constructor', '__proto__', 'hasOwnProperty']) {
     const inherited = await cli(name);
     t.equal(inherited.code, 1, `${name}: an unknown command, not an object's own method`);
@@ -49,7 +49,8 @@ t.test('keygen writes a 0600 secret key file and prints its public key', async (
   t.ok(seed, 'the file holds 64 hex characters');
   t.equal((await stat(file)).mode & 0o777, 0o600, 'mode 0600');
   t.match(res.out, `public key: ${keyFromSeed(seed!).publicKey}`);
-  t.match(res.out, `CURATOR_KEY_FILE=${file}`);
+  t.match(res.out, `sign registry.json --key ${file}`);
+  t.match(res.out, `CURATOR_PUBKEY=${keyFromSeed(seed!).publicKey}`);
   const again = await cli('keygen', '--out', file);
   t.equal(again.code, 1, 'never overwrites a key');
   t.match(again.err, /already exists/);
@@ -179,7 +180,7 @@ t.test('verify: OK against a live server with the right key', async (t) => {
   for (const url of [address, `${address}/`, `${address}/registry`, `${address}/registry/signature`, `${address}/mcp`]) {
     const res = await cli('verify', url, '--pubkey', TEST_PUBLIC_KEY);
     t.equal(res.code, 0, url);
-    t.match(res.out, new RegExp(`^OK registry 1\\.0\\.0 from ${address}/ is signed by ${TEST_PUBLIC_KEY} \\(sha256 [0-9a-f]{64}\\)$`));
+    t.match(res.out, new RegExp(`^OK registry 1\\.0\\.0 from ${address}/ is signed by ${TEST_PUBLIC_KEY}, by the server itself \\(no signed history\\) \\(sha256 [0-9a-f]{64}\\)$`));
   }
   const other = otherPublicKey();
   const wrong = await cli('verify', address, '--pubkey', other);
@@ -205,9 +206,9 @@ t.test('verify: each failure exits 1 and names itself', async (t) => {
     ['bad signature', serve(changed, { ...doc, sha256: digest(changed) }), /^FAIL bad signature: the registry is not signed by /],
     ['not canonical', serve(Buffer.from(JSON.stringify(JSON.parse(registry.toString()), null, 2)), { ...doc, sha256: digest(Buffer.from(JSON.stringify(JSON.parse(registry.toString()), null, 2))) }), /^FAIL malformed reply: \/registry is not in RFC 8785 canonical form$/],
     ['an HTTP error', serve(registry, doc, 500), /^FAIL malformed reply: .* answered HTTP 500$/],
-    ['a signature that is not JSON', serve(registry, '<html>'), /^FAIL malformed reply: .*\/registry\/signature is not JSON$/],
+    ['a signature that is not JSON', serve(registry, '<html>'), /^FAIL malformed reply: .*\/registry\/signature: not JSON/],
     ['a signature without fields', serve(registry, { publicKey: TEST_PUBLIC_KEY }), /^FAIL malformed reply: .* lacks publicKey, signature, sha256 or version$/],
-    ['another algorithm', serve(registry, { ...doc, algorithm: 'rsa' }), /^FAIL malformed reply: expected algorithm ed25519 and canonicalization RFC8785$/],
+    ['another algorithm', serve(registry, { ...doc, algorithm: 'rsa' }), /^FAIL malformed reply: .*\/registry\/signature: expected algorithm ed25519 and canonicalization RFC8785$/],
     ['a registry that is not JSON', serve(Buffer.from('{oops'), { ...doc, sha256: digest(Buffer.from('{oops')) }), /^FAIL malformed reply: .*\/registry is not JSON$/],
   ];
   for (const [what, handler, expected] of cases) {

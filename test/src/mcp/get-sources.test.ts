@@ -1,11 +1,10 @@
 import t from 'tap';
 import { prepareCatalog } from '../../../src/catalog.js';
 import { MAX_REMEMBERED_ANSWERS, answersFor, getSources } from '../../../src/mcp/tools/get-sources.js';
-import { keyFromSeed } from '../../../src/provenance/keys.js';
-import { SHIPPED_REGISTRY, TEST_SEED } from '../../helpers/build.js';
+import { SHIPPED_REGISTRY, serverSigning } from '../../helpers/build.js';
 
 t.test('remembered get_sources answers stay bounded per catalog, and answers do not change past the bound', async (t) => {
-  const catalog = await prepareCatalog(SHIPPED_REGISTRY, keyFromSeed(TEST_SEED), 0.4);
+  const catalog = await prepareCatalog(SHIPPED_REGISTRY, serverSigning(), 0.4);
   const first = getSources.run({ query: 'learn rust programming' }, catalog);
   for (let i = 0; i < MAX_REMEMBERED_ANSWERS + 100; i++) getSources.run({ query: `bitcoin node question ${i}` }, catalog);
   const remembered = answersFor(catalog).size;
@@ -13,6 +12,6 @@ t.test('remembered get_sources answers stay bounded per catalog, and answers do 
   t.ok(remembered <= MAX_REMEMBERED_ANSWERS, `at most ${MAX_REMEMBERED_ANSWERS} answers remembered (${remembered})`);
   t.same(getSources.run({ query: 'learn rust programming' }, catalog), first, 'the same answer after the memo was emptied');
 
-  const reloaded = await prepareCatalog(SHIPPED_REGISTRY, keyFromSeed(TEST_SEED), 0.4);
+  const reloaded = await prepareCatalog(SHIPPED_REGISTRY, serverSigning(), 0.4);
   t.equal(answersFor(reloaded).size, 0, 'a new catalog (a reload) starts with nothing remembered');
 });

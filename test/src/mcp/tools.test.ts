@@ -12,7 +12,7 @@ import { projectRepository, verificationRecipes } from '../../../src/mcp/tools/g
 import { callTool, listTools } from '../../../src/mcp/tools/toolbox.js';
 import { signatureDocument } from '../../../src/provenance/signature.js';
 import { keyFromSeed } from '../../../src/provenance/keys.js';
-import { SHIPPED_REGISTRY, TEST_SEED, otherPublicKey } from '../../helpers/build.js';
+import { SHIPPED_REGISTRY, TEST_SEED, otherPublicKey, serverSigning } from '../../helpers/build.js';
 
 const key = keyFromSeed(TEST_SEED);
 const run = promisify(execFile);
@@ -26,8 +26,8 @@ await writeFile(
   }),
 );
 const catalogs = {
-  shipped: await prepareCatalog(SHIPPED_REGISTRY, key, 0.4),
-  endorsed: await prepareCatalog(endorsedFile, key, 0.4),
+  shipped: await prepareCatalog(SHIPPED_REGISTRY, serverSigning(key), 0.4),
+  endorsed: await prepareCatalog(endorsedFile, serverSigning(key), 0.4),
 };
 
 const CALLS: [string, Record<string, unknown>][] = [

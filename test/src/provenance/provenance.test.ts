@@ -13,7 +13,7 @@ import { bindCurator, curatorKeyProblems } from '../../../src/provenance/curator
 import { decodePublicKey, generateKey, keyFromSeed, parseSeed, publicKeyObject } from '../../../src/provenance/keys.js';
 import { signRegistry, signatureDocument, verifySignature } from '../../../src/provenance/signature.js';
 import { RegistryError, loadRegistry } from '../../../src/registry/load.js';
-import { SHIPPED_REGISTRY, TEST_SEED, otherPublicKey } from '../../helpers/build.js';
+import { SHIPPED_REGISTRY, TEST_SEED, otherPublicKey, serverSigning } from '../../helpers/build.js';
 
 const run = promisify(execFile);
 const key = keyFromSeed(TEST_SEED);
@@ -47,12 +47,12 @@ t.test('Ed25519 from a seed matches RFC 8032 test 1', async (t) => {
 
 t.test('sign and verify round trip over the RFC 8785 bytes', async (t) => {
   const registry = bindCurator(await loadRegistry(SHIPPED_REGISTRY), key.publicKey, SHIPPED_REGISTRY);
-  const signed = signRegistry(registry, key);
+  const signed = signRegistry(registry, key, 'server');
   t.equal(signed.canonical.toString(), canonicalize(JSON.parse(signed.canonical.toString())), 'the signed bytes are canonical');
   t.equal(signed.sha256, sha256Hex(signed.canonical));
   t.equal(Buffer.from(signed.signature, 'base64').length, 64);
   t.ok(verifySignature(signed.canonical, signed.signature, key.publicKey), 'verifies with the curator key');
-  t.same(Object.keys(signatureDocument(signed)), ['algorithm', 'canonicalization', 'publicKey', 'signature', 'sha256', 'version']);
+  t.same(Object.keys(signatureDocument(signed)), ['algorithm', 'canonicalization', 'publicKey', 'signature', 'sha256', 'version', 'signedBy']);
   t.same(canonicalBytes({ b: 1, a: [true, null, 'é'] }).toString(), '{"a":[true,null,"é"],"b":1}');
 
   // One byte changed anywhere fails: every 50th position, plus the first and the last.
@@ -70,7 +70,7 @@ t.test('sign and verify round trip over the RFC 8785 bytes', async (t) => {
 });
 
 t.test('openssl verifies our signature', async (t) => {
-  const catalog = await prepareCatalog(SHIPPED_REGISTRY, key, 0.4);
+  const catalog = await prepareCatalog(SHIPPED_REGISTRY, serverSigning(key), 0.4);
   const dir = await mkdtemp(join(tmpdir(), '3gs-openssl-'));
   await writeFile(join(dir, 'registry.json'), catalog.signed.canonical);
   await writeFile(join(dir, 'signature.bin'), Buffer.from(catalog.signed.signature, 'base64'));
@@ -128,7 +128,7 @@ t.test('curatorKeyProblems: one set of rules for the server (with its key) and c
 });
 
 t.test('the served registry is the file plus the curator key, sources in rank order', async (t) => {
-  const catalog = await prepareCatalog(SHIPPED_REGISTRY, key, 0.4);
+  const catalog = await prepareCatalog(SHIPPED_REGISTRY, serverSigning(key), 0.4);
   const served = JSON.parse(catalog.signed.canonical.toString());
   const file = JSON.parse(await readFile(SHIPPED_REGISTRY, 'utf8'));
   t.same(served, { ...file, curator: { ...file.curator, pubkey: key.publicKey } });

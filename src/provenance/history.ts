@@ -1,0 +1,139 @@
+import { sign } from 'node:crypto';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import formats from 'ajv-formats';
+import semver from 'semver';
+import { parseJson } from '../registry/parse-json.js';
+import { SEMVER_PATTERN, SLUG_PATTERN, ZBASE32_KEY_PATTERN } from '../registry/schema.js';
+import { canonicalBytes, sha256Hex } from './canonical.js';
+import type { Change } from './changes.js';
+import type { CuratorKey } from './keys.js';
+import { verifySignature } from './signature.js';
+
+/**
+ * One signed version of a registry. `previous` is the SHA-256 of the whole previous entry
+ * (signature included) in RFC 8785 form, so changing, dropping or reordering any entry breaks
+ * every link after it; `signature` is the curator's Ed25519 signature over the entry's other
+ * fields in RFC 8785 form. The first entry has `previous: null`.
+ */
+export interface HistoryEntry {
+  readonly version: string;
+  /** When it was signed, UTC, to the second: 2026-11-26T09:30:00Z. */
+  readonly date: string;
+  /** SHA-256 of the canonical registry this entry signs for. */
+  readonly sha256: string;
+  readonly previous: string | null;
+  readonly changes: readonly Change[];
+  readonly publicKey: string;
+  readonly signature: string;
+}
+
+export type UnsignedEntry = Omit<HistoryEntry, 'signature' | 'publicKey'>;
+
+const HEX64 = { type: 'string', pattern: '^[0-9a-f]{64}$' } as const;
+const text = { type: 'string', minLength: 1 } as const;
+const fields = { type: 'array', items: text, minItems: 1 } as const;
+const slug = { type: 'string', pattern: SLUG_PATTERN } as const;
+const key = { type: 'string', pattern: ZBASE32_KEY_PATTERN } as const;
+const rank = { type: 'integer', minimum: 1, maximum: 3 } as const;
+const addedOrRemoved = { enum: ['added', 'removed'] } as const;
+const changed = { const: 'changed' } as const;
+const shape = (properties: Record<string, unknown>) =>
+  ({ type: 'object', additionalProperties: false, required: Object.keys(properties), properties }) as const;
+
+const entrySchema = shape({
+  version: { type: 'string', pattern: SEMVER_PATTERN },
+  date: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z$', format: 'date-time' },
+  sha256: HEX64,
+  previous: { anyOf: [HEX64, { type: 'null' }] },
+  changes: {
+    type: 'array',
+    items: {
+      anyOf: [
+        shape({ change: addedOrRemoved, category: slug }),
+        shape({ change: changed, category: slug, fields }),
+        shape({ change: addedOrRemoved, category: slug, rank, url: text }),
+        shape({ change: changed, category: slug, rank, url: text, fields }),
+        shape({ change: addedOrRemoved, endorsement: key, name: text }),
+        shape({ change: changed, endorsement: key, name: text, fields }),
+        shape({ change: changed, curator: fields }),
+      ],
+    },
+  },
+  publicKey: key,
+  signature: { type: 'string', pattern: '^[A-Za-z0-9+/]{86}==$' },
+});
+
+const ajv = new Ajv2020({ strict: true });
+formats.default(ajv, { formats: ['date-time'] });
+const isEntry = ajv.compile<HistoryEntry>(entrySchema);
+
+/** The SHA-256 that the next entry names as `previous`. */
+export function entryHash(entry: HistoryEntry): string {
+  return sha256Hex(canonicalBytes(entry));
+}
+
+function signedPart({ signature: _signature, ...rest }: HistoryEntry): Omit<HistoryEntry, 'signature'> {
+  return rest;
+}
+
+export function signEntry(entry: UnsignedEntry, key: CuratorKey): HistoryEntry {
+  const unsigned = { ...entry, publicKey: key.publicKey };
+  return { ...unsigned, signature: sign(null, canonicalBytes(unsigned), key.privateKey).toString('base64') };
+}
+
+/** The file as `sign` writes it: a JSON array, oldest first, one entry per line (one line per version in a diff). */
+export function formatHistory(entries: readonly HistoryEntry[]): string {
+  return `[\n${entries.map((e) => canonicalBytes(e).toString('utf8')).join(',\n')}\n]\n`;
+}
+
+export type HistoryCheck = { readonly ok: true; readonly entries: readonly HistoryEntry[] } | { readonly ok: false; readonly problem: string };
+
+/** How an entry is named in a message: its version, and its place (1 is the oldest). */
+const label = (entry: { version?: unknown }, i: number): string =>
+  typeof entry.version === 'string' && entry.version.length <= 80 ? `entry ${i + 1} (version ${entry.version})` : `entry ${i + 1}`;
+
+/**
+ * Parses a history file and checks every entry against `publicKey`: its shape, its signature,
+ * its link to the one before, versions strictly increasing (semantic versioning) and dates
+ * never going back. The first problem is reported, naming the entry; the content is never quoted.
+ */
+export function checkHistory(text: string, publicKey: string): HistoryCheck {
+  const parsed = parseJson(text);
+  if (!parsed.ok) return { ok: false, problem: `${parsed.problem} (a truncated or hand-edited file?)` };
+  if (!Array.isArray(parsed.value)) return { ok: false, problem: 'not a JSON array of entries' };
+  const entries = parsed.value as unknown[];
+  if (entries.length === 0) return { ok: false, problem: 'no entries: sign the registry to make its first' };
+  let before: HistoryEntry | undefined;
+  for (const [i, raw] of entries.entries()) {
+    const where = label((raw ?? {}) as { version?: unknown }, i);
+    if (!isEntry(raw)) return { ok: false, problem: `${where}: not a history entry (missing or malformed fields)` };
+    if (raw.publicKey !== publicKey) return { ok: false, problem: `${where}: signed by another key (${raw.publicKey}, expected ${publicKey})` };
+    if (!verifySignature(canonicalBytes(signedPart(raw)), raw.signature, publicKey)) {
+      return { ok: false, problem: `${where}: its signature does not verify (the entry was altered after signing)` };
+    }
+    const expected = before === undefined ? null : entryHash(before);
+    if (raw.previous !== expected) {
+      return {
+        ok: false,
+        problem: before === undefined
+          ? `${where}: the first entry names a predecessor (entries before it were removed?)`
+          : `${where}: does not follow entry ${i} (its previous-entry hash differs: an entry was changed, removed or reordered)`,
+      };
+    }
+    if (before !== undefined && !semver.gt(raw.version, before.version)) {
+      return { ok: false, problem: `${where}: version does not increase from ${before.version}` };
+    }
+    if (before !== undefined && raw.date < before.date) return { ok: false, problem: `${where}: dated before entry ${i}` };
+    before = raw;
+  }
+  return { ok: true, entries: entries as HistoryEntry[] };
+}
+
+/** The date each category last changed: the newest entry whose changes name it. */
+export function lastChangedDates(entries: readonly HistoryEntry[]): ReadonlyMap<string, string> {
+  const dates = new Map<string, string>();
+  for (const entry of entries) {
+    for (const c of entry.changes) if ('category' in c) dates.set(c.category, entry.date);
+  }
+  return dates;
+}

@@ -1,0 +1,19 @@
+import { randomBytes } from 'node:crypto';
+import { rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+/**
+ * Writes a whole file or nothing: the content goes to a temporary file in the same folder
+ * (same file system, so the rename is atomic), which then replaces the target. A reader sees
+ * the old file or the new one, never half of either; a failure leaves the old one as it was.
+ */
+export async function writeFileAtomic(file: string, content: string | Uint8Array, mode?: number): Promise<void> {
+  const temporary = join(dirname(file), `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    await writeFile(temporary, content, { flag: 'wx', ...(mode === undefined ? {} : { mode }) });
+    await rename(temporary, file);
+  } catch (err) {
+    await rm(temporary, { force: true });
+    throw err;
+  }
+}
