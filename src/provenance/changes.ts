@@ -68,8 +68,9 @@ export function registryChanges(before: Pick<Registry, 'categories' | 'endorseme
   }
 
   for (const slug of [...new Set([...Object.keys(before.categories), ...Object.keys(after.categories)])].sort()) {
-    const prev = before.categories[slug];
-    const next = after.categories[slug];
+    // Own properties only: "constructor" is a valid slug, and an inherited value is not a category.
+    const prev = Object.hasOwn(before.categories, slug) ? before.categories[slug] : undefined;
+    const next = Object.hasOwn(after.categories, slug) ? after.categories[slug] : undefined;
     if (prev === undefined) {
       changes.push({ change: 'added', category: slug });
       for (const s of next!.sources) changes.push({ change: 'added', category: slug, rank: s.rank, url: s.url });

@@ -25,7 +25,7 @@ export function curatorKeyProblems(registry: Registry, serverKey?: string): stri
       problems.push(`curator.pubkey: ${RULES.publicKey}, or empty to take the server's key`);
     } else if (serverKey !== undefined && named !== serverKey) {
       problems.push(
-        `curator.pubkey: names ${named}, but this server signs with ${serverKey}; configure that curator's secret key (CURATOR_SECRET_KEY or CURATOR_KEY_FILE) or empty curator.pubkey`,
+        `curator.pubkey: names ${named}, but this server signs with ${serverKey}; have that curator sign the registry (npx three-good-sources sign) and serve it with CURATOR_PUBKEY, configure that curator's secret key (CURATOR_SECRET_KEY or CURATOR_KEY_FILE), or empty curator.pubkey`,
       );
     } else {
       curator = named;

@@ -77,7 +77,9 @@ function signedPart({ signature: _signature, ...rest }: HistoryEntry): Omit<Hist
 }
 
 export function signEntry(entry: UnsignedEntry, key: CuratorKey): HistoryEntry {
-  const unsigned = { ...entry, publicKey: key.publicKey };
+  // Exactly the entry's fields: a signed entry passed in again must not carry its old signature along.
+  const { version, date, sha256, previous, changes } = entry;
+  const unsigned = { version, date, sha256, previous, changes, publicKey: key.publicKey };
   return { ...unsigned, signature: sign(null, canonicalBytes(unsigned), key.privateKey).toString('base64') };
 }
 

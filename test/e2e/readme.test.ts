@@ -1,5 +1,5 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { execFile, spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -52,4 +52,39 @@ t.test('README: "Verify a registry" works with our CLI and with openssl alone', 
   const digest = /^([0-9a-f]{64}) {2}registry\.signed\.json$/m.exec(openssl.stdout)?.[1];
   const doc = JSON.parse(await readFile(join(openssl.cwd, 'signature.json'), 'utf8'));
   t.equal(digest, doc.sha256, 'sha256sum equals the published digest');
+});
+
+t.test('README: the production path (keygen, sign, sign again, serve with the public key only, verify --known) works as written', async (t) => {
+  const env = { ...process.env, PATH: `${join(ROOT, 'node_modules/.bin')}:${process.env.PATH}` };
+  const shell = (script: string) => run('sh', ['-e', '-c', script], { cwd: ROOT, env, timeout: 60_000 });
+  const folder = join(ROOT, 'curation');
+  t.teardown(() => Promise.all([rm(folder, { recursive: true, force: true }), rm(join(ROOT, 'known-heads.json'), { force: true })]));
+  await rm(folder, { recursive: true, force: true });
+
+  const once = await shell(block('mkdir -p curation'));
+  t.match(once.stdout, /^first signed version:$/m);
+  const change = await shell(block('npx three-good-sources diff'));
+  t.match(change.stdout, /registry\.signed\.json \(1\.0\.0\) -> registry\.json \(1\.1\.0\): no changes/, 'diff: only the version');
+  t.match(change.stdout, /^signed registry 1\.1\.0 /m);
+  const pubkey = (await readFile(join(folder, 'curator.pub'), 'utf8')).trim();
+
+  // npm start as written; npm_config_ignore_scripts skips its prestart build (npm test built already).
+  const server = spawn('sh', ['-c', block('CURATOR_PUBKEY=$(cat curation/curator.pub)')], {
+    cwd: ROOT,
+    env: { ...env, PORT: '0', npm_config_ignore_scripts: 'true' },
+    detached: true,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  t.teardown(() => process.kill(-server.pid!, 'SIGKILL'));
+  let log = '';
+  const address = await new Promise<string>((resolve) =>
+    server.stderr!.on('data', (d) => {
+      log += d;
+      // The start-up line, which follows "Server listening", says how the registry is signed.
+      const m = /"address":"(http:\/\/127\.0\.0\.1:\d+)".*"signing":\{"mode":"curator"/.exec(log);
+      if (m) resolve(m[1]!);
+    }),
+  );
+  const verify = await shell(block('--known known-heads.json').replaceAll('http://127.0.0.1:3000', address));
+  t.match(verify.stdout, new RegExp(`^OK registry 1\\.1\\.0 from .* is signed by ${pubkey}, with a verified history of 2 entries .*first check: remembered 1\\.1\\.0 in known-heads\\.json`));
 });

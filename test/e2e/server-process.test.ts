@@ -1,4 +1,4 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import t from 'tap';
 import { ROOT, TEST_PUBLIC_KEY } from '../helpers/build.js';
+import { start as startProcess, sleep, until } from '../helpers/process.js';
 import { redisSkip, startRedis } from '../helpers/redis.js';
 
 const run = promisify(execFile);
@@ -17,53 +18,8 @@ const dockerfile = await readFile(join(ROOT, 'Dockerfile'), 'utf8');
 const cmd = JSON.parse(/^CMD (\[.*\])$/m.exec(dockerfile)?.[1] ?? '[]') as string[];
 const entry = join(ROOT, cmd[1] ?? 'missing');
 
-interface Started {
-  pid: number;
-  code: Promise<number | null>;
-  stdout: () => string;
-  stderr: () => string;
-  /** The JSON log lines written so far. */
-  logs: () => Record<string, unknown>[];
-  kill: (signal: NodeJS.Signals) => void;
-  address: Promise<string>;
-}
-
 const SEED = '07'.repeat(32);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Polls until `ready` holds (at most 5 s): for what a process does after a signal. */
-async function until(ready: () => boolean): Promise<void> {
-  for (let i = 0; i < 100 && !ready(); i++) await sleep(50);
-}
-
-// A test that fails half-way must not leave its server running.
-const children = new Set<ChildProcess>();
-t.teardown(() => children.forEach((child) => child.kill('SIGKILL')));
-
-function start(env: Record<string, string>): Started {
-  const child = spawn(process.execPath, [entry], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.add(child);
-  child.on('exit', () => children.delete(child));
-  let out = '';
-  let err = '';
-  let resolveAddress: (a: string) => void = () => {};
-  const address = new Promise<string>((r) => (resolveAddress = r));
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => {
-    err += d;
-    const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(err);
-    if (m) resolveAddress(m[1]!);
-  });
-  return {
-    pid: child.pid!,
-    code: new Promise((r) => child.on('exit', (code) => r(code))),
-    stdout: () => out,
-    stderr: () => err,
-    logs: () => err.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>),
-    kill: (s) => child.kill(s),
-    address,
-  };
-}
+const start = (env: Record<string, string>) => startProcess(env, entry);
 
 t.test('the Dockerfile runs node on the built entry, as a non-root user, with a health check', async (t) => {
   t.same(cmd.slice(0, 1), ['node'], 'exec-form CMD runs node itself');

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { ConfigError, VARIABLES, loadConfig, type Variable } from '../../src/config.js';
 import { DEFAULT_THRESHOLD } from '../../src/matcher/matcher.js';
-import { ROOT } from '../helpers/build.js';
+import { ROOT, TEST_PUBLIC_KEY } from '../helpers/build.js';
 
 /** Runs `fn` with these values in process.env, which loadConfig must never read. */
 function withProcessEnv<T>(values: Record<string, string>, fn: () => T): T {
@@ -138,6 +138,15 @@ t.test('the curator key comes from CURATOR_SECRET_KEY or CURATOR_KEY_FILE, never
   await writeFile(join(dir, 'bad'), almost);
   t.throws(() => loadConfig({ CURATOR_KEY_FILE: join(dir, 'bad') }), { message: /the file named by CURATOR_KEY_FILE must be 64 hexadecimal characters/ });
   t.notMatch(problemsFor({ CURATOR_KEY_FILE: join(dir, 'bad') }), almost, 'the content is not in the message');
+});
+
+t.test('CURATOR_PUBKEY: a z-base-32 public key, never together with a secret key', async (t) => {
+  t.equal(loadConfig({ CURATOR_PUBKEY: TEST_PUBLIC_KEY }).curatorPubkey, TEST_PUBLIC_KEY);
+  t.equal(loadConfig({}).curatorPubkey, undefined);
+  t.throws(() => loadConfig({ CURATOR_PUBKEY: 'abc' }), { message: /^invalid configuration: CURATOR_PUBKEY must be a z-base-32 Ed25519 public key, 52 characters, as keygen prints it \(got "abc"\)$/ });
+  t.throws(() => loadConfig({ CURATOR_PUBKEY: TEST_PUBLIC_KEY, CURATOR_SECRET_KEY: '07'.repeat(32) }), {
+    message: /^invalid configuration: set CURATOR_PUBKEY \(verify the curator's signature, no secret here\) or CURATOR_SECRET_KEY\/CURATOR_KEY_FILE \(sign here\), not both$/,
+  });
 });
 
 t.test("the README's configuration table is the one in src/config.ts", async (t) => {

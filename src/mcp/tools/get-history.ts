@@ -82,7 +82,7 @@ export const getHistory: Tool = {
     if (since !== undefined && !validSince(since)) {
       return failure(`"since" is not a real date: ${since}. Give a date such as 2026-01-31 or a UTC time such as 2026-01-31T12:00:00Z.`);
     }
-    if (category !== undefined && registry.categories[category] === undefined && !history.some((e) => e.changes.some((c) => 'category' in c && c.category === category))) {
+    if (category !== undefined && !Object.hasOwn(registry.categories, category) && !history.some((e) => e.changes.some((c) => 'category' in c && c.category === category))) {
       return failure(`No category "${category}" in this registry or its history. Call list_categories for the slugs.`);
     }
     // Dates are written the same way, to the second, so they compare as text; a day means its start.

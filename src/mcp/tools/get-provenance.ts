@@ -79,7 +79,7 @@ function verificationSteps(recipes: VerificationRecipes, sha256: string, context
     `   openssl prints "Signature Verified Successfully" and sha256sum prints ${sha256}, the SHA-256 above.`,
     `2. With our command-line tool, ${fetch}:`,
     ...recipes.cli.map((command) => `   ${command}`),
-    '   It fetches GET /registry and GET /registry/signature, checks the digest and the Ed25519 signature, and prints one OK line or what failed.',
+    "   It fetches GET /registry, /registry/signature and /registry/history, checks the digest, the Ed25519 signature and every history entry's signature and link, and prints one OK line or what failed; add --known FILE to detect a rewritten history or a replayed older version next time.",
     'A signature only proves who signed if you got the public key from the curator by another channel: compare it with the key the curator publishes.',
   ];
 }

@@ -118,7 +118,7 @@ t.test('curatorKeyProblems: one set of rules for the server (with its key) and c
   t.same(curatorKeyProblems(registry, named), ['endorsement 2.pubkey: a curator cannot endorse itself'], 'the server holding that key');
   t.same(
     curatorKeyProblems(registry, key.publicKey),
-    [`curator.pubkey: names ${named}, but this server signs with ${key.publicKey}; configure that curator's secret key (CURATOR_SECRET_KEY or CURATOR_KEY_FILE) or empty curator.pubkey`],
+    [`curator.pubkey: names ${named}, but this server signs with ${key.publicKey}; have that curator sign the registry (npx three-good-sources sign) and serve it with CURATOR_PUBKEY, configure that curator's secret key (CURATOR_SECRET_KEY or CURATOR_KEY_FILE), or empty curator.pubkey`],
     'another server: the key mismatch (and no self-endorsement, since the server is not that curator)',
   );
   const unnamed = { ...loaded, endorsements: [{ ...peer, pubkey: key.publicKey }] };

@@ -1,0 +1,183 @@
+import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import t from 'tap';
+import { otherPublicKey } from '../../helpers/build.js';
+import { cli, curatorFolder, nextVersion, signedTwice } from '../../helpers/signed.js';
+
+t.test('sign: the first version lists every category and source as added and writes the three files', async (t) => {
+  const folder = await curatorFolder();
+  const res = await folder.sign();
+  t.equal(res.code, 0, res.err);
+  t.match(res.out, new RegExp(`^signed registry 1\\.0\\.0 \\(sha256 [0-9a-f]{64}\\) as ${folder.pubkey}$`, 'm'));
+  t.match(res.out, /^first signed version:$/m);
+  t.match(res.out, /^ {2}added category rust-learning$/m);
+  t.match(res.out, /^ {2}added source rust-learning #1 \(https:\/\/doc\.rust-lang\.org\/book\/\)$/m);
+  t.match(res.out, /wrote registry\.history\.json \(1 entry\), registry\.signature\.json and registry\.signed\.json/);
+  t.match(res.out, `CURATOR_PUBKEY=${folder.pubkey}`);
+  const history = JSON.parse(await readFile(folder.files.history, 'utf8'));
+  t.equal(history.length, 1);
+  t.equal(history[0].previous, null, 'the first entry has no predecessor');
+  const signature = JSON.parse(await readFile(folder.files.signature, 'utf8'));
+  t.match(signature, { algorithm: 'ed25519', canonicalization: 'RFC8785', publicKey: folder.pubkey, version: '1.0.0', signedBy: 'curator', sha256: history[0].sha256 });
+  const verified = await cli('verify', folder.registry, '--pubkey', folder.pubkey);
+  t.equal(verified.code, 0, verified.err);
+  t.match(verified.out, /^OK registry 1\.0\.0 from .*registry\.json is signed by .*, with a verified history of 1 entry/);
+});
+
+t.test('sign: the next version prints what changed, in the words diff and the history use', async (t) => {
+  const folder = await signedTwice();
+  const history = JSON.parse(await readFile(folder.files.history, 'utf8'));
+  t.equal(history.length, 2);
+  t.same(history[1].changes, [{ change: 'changed', category: 'rust-learning', rank: 2, url: 'https://github.com/rust-lang/rustlings', fields: ['why'] }]);
+  await nextVersion(folder, '1.2.0', (s) => s.replace('https://www.zero2prod.com/', 'https://www.zero2prod.com/book/'));
+  const diff = await cli('diff', folder.files.signed, folder.registry);
+  t.equal(diff.code, 0);
+  t.match(diff.out, /\(1\.1\.0\) -> .*\(1\.2\.0\): 2 changes/);
+  t.match(diff.out, /^ {2}removed source rust-learning #3 \(https:\/\/www\.zero2prod\.com\/\)$/m);
+  t.match(diff.out, /^ {2}added source rust-learning #3 \(https:\/\/www\.zero2prod\.com\/book\/\)$/m);
+  const signed = await folder.sign();
+  t.equal(signed.code, 0, signed.err);
+  t.match(signed.out, /^changes since 1\.1\.0:\n {2}removed source rust-learning #3 .*\n {2}added source rust-learning #3 /m);
+  const again = await cli('diff', folder.files.signed, folder.registry);
+  t.match(again.out, /: no changes$/);
+  t.match((await cli('diff', folder.registry)).err, /^usage: three-good-sources diff/);
+  t.match((await cli('diff', folder.registry, join(folder.dir, 'missing.json'))).err, /missing\.json: registry: cannot read the file \(ENOENT\)[\s\S]*FAIL only two valid registry files/);
+});
+
+t.test('sign: a version that does not increase is refused and nothing is written', async (t) => {
+  const folder = await signedTwice();
+  const before = await readFile(folder.files.history, 'utf8');
+  for (const version of ['1.1.0', '1.0.9', '1.1.0+build.2', '1.1.0-rc.1']) {
+    await nextVersion(folder, version, (s) => s.replace('Exercises first. ', 'Exercises come first. '));
+    const res = await folder.sign();
+    t.equal(res.code, 1, version);
+    t.match(res.err, new RegExp(`^FAIL version ${version.replace(/[.+]/g, '\\$&')} is not greater than the last signed version 1\\.1\\.0: raise "version" in .* \\(semantic versioning, e\\.g\\. 1\\.1\\.1\\); nothing was signed$`), version);
+  }
+  t.equal(await readFile(folder.files.history, 'utf8'), before, 'the history is untouched');
+  await nextVersion(folder, '1.1.1-rc.1');
+  t.equal((await folder.sign()).code, 0, 'a pre-release of a higher version is greater');
+});
+
+t.test('sign: signing the newest version again rewrites its signature and copy (finishing an interrupted sign)', async (t) => {
+  const folder = await signedTwice();
+  const history = await readFile(folder.files.history, 'utf8');
+  await rm(folder.files.signature);
+  await rm(folder.files.signed);
+  const res = await folder.sign();
+  t.equal(res.code, 0);
+  t.match(res.out, /^registry 1\.1\.0 is already the newest signed version \(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\); wrote registry\.signature\.json and registry\.signed\.json again$/);
+  t.equal(await readFile(folder.files.history, 'utf8'), history, 'no new entry');
+  t.equal((await cli('verify', folder.registry, '--pubkey', folder.pubkey)).code, 0);
+});
+
+t.test('sign: a write that fails leaves whole files, and running sign again finishes', async (t) => {
+  const folder = await signedTwice();
+  await nextVersion(folder, '1.2.0');
+  await rm(folder.files.signature);
+  await mkdir(folder.files.signature); // a directory where the signature goes: its rename fails
+  const res = await folder.sign();
+  t.equal(res.code, 1);
+  t.match(res.err, /^FAIL cannot write beside .*registry\.json \(E[A-Z]+\); run sign again once it can$/);
+  t.same((await readdir(folder.dir)).filter((f) => f.endsWith('.tmp')), [], 'no temporary file is left behind');
+  JSON.parse(await readFile(folder.files.history, 'utf8'));
+  await rm(folder.files.signature, { recursive: true });
+  const again = await folder.sign();
+  t.equal(again.code, 0, again.err);
+  t.match(again.out, /already the newest signed version/);
+  t.equal((await cli('verify', folder.registry, '--pubkey', folder.pubkey)).code, 0);
+});
+
+t.test('sign: each refusal says what and where in one line, never the file contents', async (t) => {
+  const folder = await curatorFolder();
+  const secret = 'not-a-key-but-secret-text';
+  await writeFile(join(folder.dir, 'bad.key'), secret);
+  const badKey = await cli('sign', folder.registry, '--key', join(folder.dir, 'bad.key'));
+  t.equal(badKey.code, 1);
+  t.match(badKey.err, /^FAIL .*bad\.key is not a curator key: keygen writes 64 hexadecimal characters \(the Ed25519 seed\); nothing was signed$/);
+  t.notMatch(badKey.err, secret);
+  t.match((await cli('sign', folder.registry, '--key', join(folder.dir, 'none.key'))).err, /^FAIL cannot read the key file .*none\.key \(ENOENT\); nothing was signed$/);
+  t.match((await cli('sign', folder.registry)).err, /^usage: three-good-sources sign/);
+
+  const original = await folder.read();
+  await folder.edit((s) => s.replace(`"pubkey": "${folder.pubkey}"`, '"pubkey": ""'));
+  t.match((await folder.sign()).err, new RegExp(`curator\\.pubkey is empty; write this key's public key there first: "pubkey": "${folder.pubkey}"; nothing was signed$`));
+  const other = otherPublicKey();
+  await folder.edit((s) => s.replace('"pubkey": ""', `"pubkey": "${other}"`));
+  t.match((await folder.sign()).err, new RegExp(`curator\\.pubkey is ${other}, but .*curator\\.key is the key of ${folder.pubkey}`));
+  await writeFile(folder.registry, original.replace('"type": "book"', '"type": "podcast"'));
+  const rule = await folder.sign();
+  t.match(rule.err, /^error categories\.rust-learning\.source rank 1\.type: /m);
+  t.match(rule.err, /FAIL .*registry\.json breaks the registry rules; nothing was signed$/);
+  await writeFile(folder.registry, original);
+  t.same((await readdir(folder.dir)).sort(), ['bad.key', 'curator.key', 'registry.json'], 'no refusal wrote anything');
+});
+
+t.test('sign: a history that does not verify, or lost files, are never extended', async (t) => {
+  const folder = await signedTwice();
+  await nextVersion(folder, '1.2.0');
+  const history = await readFile(folder.files.history, 'utf8');
+
+  await writeFile(folder.files.history, history.replace('"fields":["why"]', '"fields":["name"]'));
+  t.match((await folder.sign()).err, /^FAIL registry\.history\.json does not verify, so it is not extended: entry 2 \(version 1\.1\.0\): its signature does not verify/);
+  await writeFile(folder.files.history, history.slice(0, history.length / 2));
+  t.match((await folder.sign()).err, /does not verify, so it is not extended: .*truncated/);
+  await rm(folder.files.history);
+  t.match((await folder.sign()).err, /registry\.history\.json is missing but registry\.signature\.json exists: restore the history rather than start a new one/);
+  await writeFile(folder.files.history, history);
+
+  const copy = await readFile(folder.files.signed);
+  await rm(folder.files.signed);
+  t.match((await folder.sign()).err, /cannot tell what changed since 1\.1\.0: registry\.signed\.json \(the copy of the last signed registry\) is missing; restore it/);
+  await writeFile(folder.files.signed, Buffer.concat([copy, Buffer.from(' ')]));
+  t.match((await folder.sign()).err, /is not the one the history names/);
+  await writeFile(folder.files.signed, copy);
+  t.equal(await readFile(folder.files.history, 'utf8'), history, 'the history is as it was');
+  t.equal((await folder.sign()).code, 0, 'once restored, sign goes on');
+});
+
+t.test('verify --known: a rewritten history and a replayed older version fail, an extension passes', async (t) => {
+  const folder = await curatorFolder();
+  await folder.sign();
+  const v1 = join(folder.dir, 'v1');
+  await mkdir(v1);
+  for (const f of ['registry.json', 'registry.signature.json', 'registry.history.json', 'registry.signed.json']) await cp(join(folder.dir, f), join(v1, f));
+  const fork = join(folder.dir, 'fork');
+  await cp(v1, fork, { recursive: true });
+  await nextVersion(folder, '1.1.0', (s) => s.replace('Exercises', 'Exercises'));
+  await folder.sign();
+  const known = join(folder.dir, 'known.json');
+  const verify = (file: string) => cli('verify', file, '--pubkey', folder.pubkey, '--known', known);
+
+  t.match((await verify(join(v1, 'registry.json'))).out, /first check: remembered 1\.0\.0/);
+  t.match((await verify(folder.registry)).out, /extends the 1\.0\.0 seen before by 1/);
+  t.match((await verify(folder.registry)).out, /unchanged since last check/);
+
+  const replay = await verify(join(v1, 'registry.json'));
+  t.equal(replay.code, 1);
+  t.match(replay.err, /^FAIL replayed older version: served 1\.0\.0 with 1 history entries, but version 1\.1\.0 with 2 was seen before/);
+
+  // The same key signs another 1.1.0 on top of 1.0.0: a valid chain, but not the one seen.
+  const forkRegistry = join(fork, 'registry.json');
+  await writeFile(forkRegistry, (await readFile(forkRegistry, 'utf8')).replace('"version": "1.0.0"', '"version": "1.1.0"').replace('Bitcoin Node Setup', 'Bitcoin Node Set-up'));
+  t.equal((await cli('sign', forkRegistry, '--key', folder.keyFile)).code, 0);
+  t.equal((await cli('verify', forkRegistry, '--pubkey', folder.pubkey)).code, 0, 'valid on its own');
+  const rewrite = await verify(forkRegistry);
+  t.equal(rewrite.code, 1);
+  t.match(rewrite.err, /^FAIL rewritten history: entry 2 \(version 1\.1\.0\) is not the entry 1\.1\.0 seen before/);
+  t.match((await verify(folder.registry)).out, /unchanged since last check/, 'a refusal kept what was seen');
+
+  await writeFile(known, '{"x":');
+  t.match((await verify(folder.registry)).err, /^FAIL the --known file .*known\.json is not one verify wrote/);
+  t.match((await cli('verify', folder.registry, '--pubkey', folder.pubkey, '--known')).err, /^usage:/);
+});
+
+t.test('verify: a local registry changed after signing, or checked with another key, fails naming it', async (t) => {
+  const folder = await signedTwice();
+  await folder.edit((s) => s.replace('Exercises first. ', 'Exercises last. '));
+  const changed = await cli('verify', folder.registry, '--pubkey', folder.pubkey);
+  t.equal(changed.code, 1);
+  t.match(changed.err, /^FAIL registry\.json was changed after signing: its SHA-256 is [0-9a-f]{64} \(version 1\.1\.0\); the signature covers [0-9a-f]{64} \(version 1\.1\.0\); sign it again$/);
+  const other = otherPublicKey();
+  t.match((await cli('verify', folder.registry, '--pubkey', other)).err, new RegExp(`signature by another key \\(${folder.pubkey}; expected ${other} from --pubkey\\)`));
+  t.match((await cli('verify', join(folder.dir, 'nope.json'), '--pubkey', other)).err, /^FAIL not a URL, and no such file: /);
+});
