@@ -123,7 +123,7 @@ export const app: FastifyPluginAsync<AppParts> = async (instance, { config, hold
  */
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
   const signing = await chooseSigning({ registryFile: config.registryPath, pubkey: config.curatorPubkey, seed: config.curatorSeed });
-  const load = () => prepareCatalog(config.registryPath, signing, config.matchThreshold);
+  const load = (served?: Catalog) => prepareCatalog(config.registryPath, signing, config.matchThreshold, served);
   const holder = new CatalogHolder(await load(), load);
   // The store is opened before the Fastify instance exists; its log lines go to the instance's logger.
   let logger: FastifyBaseLogger | undefined;
@@ -167,7 +167,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         address: instance.listeningOrigin,
         serverVersion,
         registry: { path: config.registryPath, version: registry.version, sha256: signed.sha256, categories },
-        signing: { mode: signing.mode, publicKey },
+        signing: { mode: signing.mode, publicKey, ...(signing.mode === 'curator' ? { keySource: signing.keySource } : {}) },
         sessionStore: redis === undefined ? { kind: 'memory' } : { kind: 'redis', address: redis },
       },
       `serving registry ${registry.version} (${categories} categories) on ${instance.listeningOrigin}, ${SIGNED_BY[signing.mode]} ${publicKey}, sessions in ${redis === undefined ? 'memory' : `redis at ${redis}`}`,

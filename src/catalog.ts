@@ -1,8 +1,9 @@
 import { basename } from 'node:path';
 import { buildMatcher, type Matcher } from './matcher/matcher.js';
+import { sha256Hex } from './provenance/canonical.js';
 import { checkCuratorSigned } from './provenance/curator-signed.js';
 import { bindCurator, curatorKeyProblems } from './provenance/curator.js';
-import { lastChangedDates, type HistoryEntry } from './provenance/history.js';
+import { entryHash, lastChangedDates, type HistoryEntry } from './provenance/history.js';
 import { FileUnreadable, readIfPresent, signedFiles } from './provenance/signed-files.js';
 import { signatureDocument, signatureDocumentBytes, signRegistry, type SignedRegistry } from './provenance/signature.js';
 import { SigningError, type Signing } from './provenance/signing.js';
@@ -20,6 +21,8 @@ export interface Catalog {
   readonly history: readonly HistoryEntry[];
   /** GET /registry/history: the curator's history file, or an empty array. */
   readonly historyBytes: Buffer;
+  /** Its SHA-256: the history's ETag. */
+  readonly historySha256: string;
   /** Per category slug, the date of the newest history entry that changed it. */
   readonly lastChanged: ReadonlyMap<string, string>;
 }
@@ -39,7 +42,7 @@ async function read(file: string): Promise<Buffer | undefined> {
  * (curator mode) or binds it to the server's key and signs it (server and ephemeral modes), and
  * indexes it. Throws RegistryError or SigningError; nothing half-built ever comes out of it.
  */
-export async function prepareCatalog(file: string, signing: Signing, matchThreshold: number): Promise<Catalog> {
+export async function prepareCatalog(file: string, signing: Signing, matchThreshold: number, served?: Catalog): Promise<Catalog> {
   const loaded = await loadRegistry(file);
   const files = signedFiles(file);
   const signatureBytes = await read(files.signature);
@@ -58,6 +61,7 @@ export async function prepareCatalog(file: string, signing: Signing, matchThresh
       signatureBytes: signatureDocumentBytes(signatureDocument(signed)),
       history: [],
       historyBytes: NO_HISTORY,
+      historySha256: sha256Hex(NO_HISTORY),
       lastChanged: new Map(),
     };
   }
@@ -68,6 +72,7 @@ export async function prepareCatalog(file: string, signing: Signing, matchThresh
     signing.keySource,
   );
   if (!check.ok) throw new SigningError(check.problem);
+  if (served !== undefined) refuseRollback(served.history, check.signed.history, basename(files.history));
   const problems = curatorKeyProblems(loaded, signing.publicKey);
   if (problems.length > 0) throw new RegistryError(file, problems);
   const { canonical, sha256, document, documentBytes, history, historyBytes } = check.signed;
@@ -78,8 +83,24 @@ export async function prepareCatalog(file: string, signing: Signing, matchThresh
     signatureBytes: documentBytes,
     history,
     historyBytes,
+    historySha256: sha256Hex(historyBytes),
     lastChanged: lastChangedDates(history),
   };
+}
+
+/**
+ * A reload must extend the history being served (the same entries, then new ones), as a
+ * sumdb client requires of a log: otherwise anyone who can write the files could roll the
+ * server back to an older signed version, or to another signed branch, with a SIGHUP.
+ */
+function refuseRollback(served: readonly HistoryEntry[], next: readonly HistoryEntry[], name: string): void {
+  const head = served[served.length - 1];
+  if (head === undefined) return;
+  const at = next[served.length - 1];
+  if (at !== undefined && entryHash(at) === entryHash(head)) return;
+  throw new SigningError(
+    `${name}: reload refused: its history does not extend the one being served (version ${head.version}, ${served.length} entries): a rollback to an older version or a rewritten history; restart the server to serve it deliberately`,
+  );
 }
 
 export type ReloadOutcome =
@@ -94,9 +115,10 @@ export type ReloadOutcome =
 export class CatalogHolder {
   #current: Catalog;
   #queue: Promise<unknown> = Promise.resolve();
-  readonly #load: () => Promise<Catalog>;
+  readonly #load: (served: Catalog) => Promise<Catalog>;
 
-  constructor(initial: Catalog, load: () => Promise<Catalog>) {
+  /** `load` builds the next catalog; it is given the one being served, which a reload must not roll back. */
+  constructor(initial: Catalog, load: (served: Catalog) => Promise<Catalog>) {
     this.#current = initial;
     this.#load = load;
   }
@@ -108,7 +130,7 @@ export class CatalogHolder {
   reload(): Promise<ReloadOutcome> {
     const next = this.#queue.then(async (): Promise<ReloadOutcome> => {
       try {
-        const catalog = await this.#load();
+        const catalog = await this.#load(this.#current);
         this.#current = catalog;
         const { registry, signed } = catalog;
         return { ok: true, version: registry.version, sha256: signed.sha256, categories: Object.keys(registry.categories).length };

@@ -29,7 +29,10 @@ async function readKnown(file: string): Promise<Record<string, Seen>> {
   }
   const valid = (s: unknown): s is Seen => {
     const v = s as Partial<Seen> | null;
-    return typeof v === 'object' && v !== null && Number.isInteger(v.entries) && typeof v.head === 'string' && typeof v.version === 'string';
+    return (
+      typeof v === 'object' && v !== null && Number.isInteger(v.entries) && (v.entries as number) >= 1 &&
+      typeof v.head === 'string' && /^[0-9a-f]{64}$/.test(v.head) && typeof v.version === 'string'
+    );
   };
   if (typeof data !== 'object' || data === null || Array.isArray(data) || !Object.values(data).every(valid)) {
     throw new KnownFailure(`the --known file ${file} is not one verify wrote (a truncated or hand-edited file?); nothing was compared`);

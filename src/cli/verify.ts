@@ -20,6 +20,15 @@ const MAX_REPLY_BYTES = 32 * 1024 * 1024;
 
 class VerifyFailure extends Error {}
 
+/** A reload fell between the fetches: worth one more try. */
+class Straddle extends VerifyFailure {}
+
+/** Text a server chose, made safe to print: no control characters (terminal escapes), at most 80 characters. */
+function shown(text: string): string {
+  const plain = text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+  return plain.length > 80 ? `${plain.slice(0, 77)}...` : plain;
+}
+
 /** What was checked, whatever the source. */
 interface Verified {
   readonly where: string;
@@ -44,8 +53,8 @@ async function get(url: URL): Promise<{ body: Buffer; etag: string | null }> {
   try {
     res = await fetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS), redirect: 'error' });
   } catch (err) {
-    const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).name;
-    throw new VerifyFailure(`unreachable: ${url.href} (${cause})`);
+    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+    throw new VerifyFailure(`unreachable: ${url.href} (${cause?.code ?? cause?.message ?? (err as Error).name})`);
   }
   if (!res.ok) throw new VerifyFailure(`malformed reply: ${url.href} answered HTTP ${res.status}`);
   const chunks: Buffer[] = [];
@@ -63,49 +72,52 @@ async function get(url: URL): Promise<{ body: Buffer; etag: string | null }> {
   return { body: Buffer.concat(chunks), etag: res.headers.get('etag') };
 }
 
-/** The three documents, fetched again once if a reload fell between them (their ETags differ). */
-async function fetchAll(base: URL) {
-  const urls = ['registry', 'registry/signature', 'registry/history'].map((p) => new URL(p, base)) as [URL, URL, URL];
-  for (let attempt = 0; ; attempt++) {
-    const replies = await Promise.all(urls.map(get));
-    const tags = new Set(replies.map((r) => r.etag));
-    if (tags.size === 1 || attempt === 1) {
-      if (tags.size !== 1) throw new VerifyFailure('the server changed its registry while we fetched it, twice (its ETags differ); try again');
-      return { urls, replies };
-    }
+/** Checks a server once more if a reload fell between the fetches (the ETags or the history head disagree). */
+async function verifyServer(target: string, pubkey: string): Promise<Verified> {
+  const base = baseOf(target);
+  try {
+    return await verifyServerOnce(base, pubkey);
+  } catch (err) {
+    if (!(err instanceof Straddle)) throw err;
+    return verifyServerOnce(base, pubkey);
   }
 }
 
-async function verifyServer(target: string, pubkey: string): Promise<Verified> {
-  const base = baseOf(target);
-  const { urls, replies } = await fetchAll(base);
-  const [registryUrl, signatureUrl, historyUrl] = urls;
-  const [{ body }, { body: sigBytes }, { body: historyBytes }] = replies;
+async function verifyServerOnce(base: URL, pubkey: string): Promise<Verified> {
+  const [registryUrl, signatureUrl, historyUrl] = ['registry', 'registry/signature', 'registry/history'].map((p) => new URL(p, base)) as [URL, URL, URL];
+  const [{ body, etag }, { body: sigBytes, etag: sigEtag }, { body: historyBytes }] = await Promise.all([get(registryUrl), get(signatureUrl), get(historyUrl)]);
+  if (etag !== sigEtag) throw new Straddle('the server changed its registry while we fetched it (the ETags of /registry and /registry/signature differ); try again');
   const parsed = parseSignatureDocument(sigBytes);
   if (!parsed.ok) throw new VerifyFailure(`malformed reply: ${signatureUrl.href}: ${parsed.problem}`);
   const doc = parsed.doc;
-  if (doc.publicKey !== pubkey) throw new VerifyFailure(`different key: the server signs with ${doc.publicKey}, not ${pubkey}`);
+  if (doc.publicKey !== pubkey) {
+    const named = decodePublicKey(doc.publicKey) === undefined ? 'a malformed key' : doc.publicKey;
+    throw new VerifyFailure(`different key: the server signs with ${named}, not ${pubkey}`);
+  }
   const digest = sha256Hex(body);
-  if (digest !== doc.sha256) throw new VerifyFailure(`digest mismatch: /registry hashes to ${digest}, the signature document says ${doc.sha256}`);
-  let canonical: string | undefined;
+  if (digest !== doc.sha256) throw new VerifyFailure(`digest mismatch: /registry hashes to ${digest}, the signature document says ${shown(doc.sha256)}`);
+  let registry: unknown;
   try {
-    canonical = canonicalize(JSON.parse(body.toString('utf8')));
+    registry = JSON.parse(body.toString('utf8'));
   } catch {
     throw new VerifyFailure(`malformed reply: ${registryUrl.href} is not JSON`);
   }
-  if (canonical !== body.toString('utf8')) throw new VerifyFailure('malformed reply: /registry is not in RFC 8785 canonical form');
+  if (canonicalize(registry) !== body.toString('utf8')) throw new VerifyFailure('malformed reply: /registry is not in RFC 8785 canonical form');
   if (!verifySignature(body, doc.signature, pubkey)) throw new VerifyFailure(`bad signature: the registry is not signed by ${pubkey}`);
+  // The version comes from the signed bytes: the signature document's own fields are not signed.
+  const version = String((registry as { version?: unknown } | null)?.version ?? '');
+  if (version !== doc.version) throw new VerifyFailure(`malformed reply: the signature document names version ${shown(doc.version)}, the signed registry ${shown(version)}`);
 
-  const text = historyBytes.toString('utf8').trim();
+  const text = historyBytes.toString('utf8');
   // Only a curator-signed registry has a history; a server that signs itself serves [].
-  if (doc.signedBy !== 'curator' && text === '[]') return { where: base.href, version: doc.version, sha256: digest, signedBy: doc.signedBy, history: [] };
+  if (doc.signedBy !== 'curator' && text.trim() === '[]') return { where: base.href, version, sha256: digest, signedBy: doc.signedBy, history: [] };
   const history = checkHistory(text, pubkey);
   if (!history.ok) throw new VerifyFailure(`broken history: ${historyUrl.href}: ${history.problem}`);
   const head = history.entries[history.entries.length - 1]!;
-  if (head.sha256 !== digest || head.version !== doc.version) {
-    throw new VerifyFailure(`history head is not the served registry: its newest entry is ${head.version} (sha256 ${head.sha256}), the server serves ${doc.version} (sha256 ${digest})`);
+  if (head.sha256 !== digest || head.version !== version) {
+    throw new Straddle(`history head is not the served registry: its newest entry is ${shown(head.version)} (sha256 ${head.sha256}), the server serves ${shown(version)} (sha256 ${digest})`);
   }
-  return { where: base.href, version: doc.version, sha256: digest, signedBy: doc.signedBy, history: history.entries };
+  return { where: base.href, version, sha256: digest, signedBy: doc.signedBy, history: history.entries };
 }
 
 async function verifyFile(file: string, pubkey: string): Promise<Verified> {
@@ -164,9 +176,9 @@ export async function verify(args: readonly string[], io: CliIo): Promise<number
       pinned = `; ${await rememberHead(known, pubkey, history)}`;
     }
     const detail = head === undefined
-      ? `, by the ${verified.signedBy} itself (no signed history)`
+      ? `; the server says it signs the registry itself (${verified.signedBy} key), so there is no signed history to check`
       : `, with a verified history of ${history.length} ${history.length === 1 ? 'entry' : 'entries'}`;
-    io.out(`OK registry ${verified.version} from ${verified.where} is signed by ${pubkey}${detail} (sha256 ${verified.sha256})${pinned}`);
+    io.out(`OK registry ${shown(verified.version)} from ${verified.where} is signed by ${pubkey}${detail} (sha256 ${verified.sha256})${pinned}`);
     return 0;
   } catch (err) {
     if (!(err instanceof VerifyFailure) && !(err instanceof KnownFailure)) throw err;

@@ -92,7 +92,7 @@ export type HistoryCheck = { readonly ok: true; readonly entries: readonly Histo
 
 /** How an entry is named in a message: its version, and its place (1 is the oldest). */
 const label = (entry: { version?: unknown }, i: number): string =>
-  typeof entry.version === 'string' && entry.version.length <= 80 ? `entry ${i + 1} (version ${entry.version})` : `entry ${i + 1}`;
+  typeof entry.version === 'string' && /^[0-9A-Za-z.+-]{1,80}$/.test(entry.version) ? `entry ${i + 1} (version ${entry.version})` : `entry ${i + 1}`;
 
 /**
  * Parses a history file and checks every entry against `publicKey`: its shape, its signature,
@@ -128,6 +128,9 @@ export function checkHistory(text: string, publicKey: string): HistoryCheck {
     if (before !== undefined && raw.date < before.date) return { ok: false, problem: `${where}: dated before entry ${i}` };
     before = raw;
   }
+  // Byte for byte what sign writes: what is served is then exactly what was checked (a field
+  // written twice would be read one way here and another way by a client's parser).
+  if (text !== formatHistory(entries as HistoryEntry[])) return { ok: false, problem: 'not in the form sign writes (one RFC 8785 entry per line): edited after signing?' };
   return { ok: true, entries: entries as HistoryEntry[] };
 }
 

@@ -84,7 +84,18 @@ export function parseSignatureDocument(bytes: Uint8Array): SignatureDocumentChec
     return { ok: false, problem: `expected algorithm ${ALGORITHM} and canonicalization ${CANONICALIZATION}` };
   }
   if (!SIGNING_MODES.includes(d.signedBy as SigningMode)) return { ok: false, problem: `signedBy must be one of ${SIGNING_MODES.join(', ')}` };
-  return { ok: true, doc: doc as SignatureDocument };
+  const exact: SignatureDocument = {
+    algorithm: ALGORITHM,
+    canonicalization: CANONICALIZATION,
+    publicKey: d.publicKey as string,
+    signature: d.signature as string,
+    sha256: d.sha256 as string,
+    version: d.version as string,
+    signedBy: d.signedBy as SigningMode,
+  };
+  // Byte for byte what sign writes: no field twice (parsers disagree on which one counts), none extra.
+  if (!signatureDocumentBytes(exact).equals(bytes)) return { ok: false, problem: 'not in the form sign writes (one line of JSON with exactly its fields, in its order)' };
+  return { ok: true, doc: exact };
 }
 
 /** True when `signature` (base64) is the Ed25519 signature of `bytes` by the z-base-32 `publicKey`. */

@@ -41,6 +41,10 @@ export async function chooseSigning({ registryFile, pubkey, seed }: SigningChoic
   const signatureFile = signedFiles(registryFile).signature;
   const signature = await readIfPresent(signatureFile).catch(() => undefined);
   if (signature === undefined) {
+    const history = signedFiles(registryFile).history;
+    if (seed === undefined && (await readIfPresent(history).catch(() => undefined)) !== undefined) {
+      throw new SigningError(`${basename(history)} is present but ${basename(signatureFile)} is missing: restore it, or sign the registry again`);
+    }
     return seed === undefined ? { mode: 'ephemeral', key: generateKey(true).key } : { mode: 'server', key: keyFromSeed(seed) };
   }
   const name = basename(signatureFile);
@@ -53,7 +57,7 @@ export async function chooseSigning({ registryFile, pubkey, seed }: SigningChoic
   if (isPlaceholder(named) || decodePublicKey(named) === undefined) {
     throw new SigningError(`${name} is present but there is no key to check it with: set CURATOR_PUBKEY or the registry's curator.pubkey to the curator's public key`);
   }
-  return { mode: 'curator', publicKey: named, keySource: "the registry's curator.pubkey" };
+  return { mode: 'curator', publicKey: named, keySource: "the registry's own curator.pubkey" };
 }
 
 /** The public key the served registry is signed with. */

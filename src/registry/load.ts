@@ -15,17 +15,27 @@ export class RegistryError extends StartupError {
   }
 }
 
+// Strict: a registry saved in another encoding is refused, not signed and served with U+FFFD in it.
+// ignoreBOM keeps a byte-order mark in the text, where parse-json names it.
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
 /**
  * Reads, parses and validates a registry file. Problems name places and rules, never the
  * file's contents: a secret file named by mistake is not echoed to a terminal or a log.
  */
 export async function readRegistry(file: string): Promise<RegistryCheck> {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(file, 'utf8');
+    bytes = await readFile(file);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? 'read error';
     return { ok: false, problems: [`${WHOLE_REGISTRY}: cannot read the file (${code})`] };
+  }
+  let text: string;
+  try {
+    text = UTF8.decode(bytes);
+  } catch {
+    return { ok: false, problems: [`${WHOLE_REGISTRY}: not UTF-8 text (save the file as UTF-8)`] };
   }
   const parsed = parseJson(text);
   if (!parsed.ok) return { ok: false, problems: [`${WHOLE_REGISTRY}: ${parsed.problem}`] };

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { rename, rm, writeFile } from 'node:fs/promises';
+import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 /**
@@ -10,8 +10,17 @@ import { basename, dirname, join } from 'node:path';
 export async function writeFileAtomic(file: string, content: string | Uint8Array, mode?: number): Promise<void> {
   const temporary = join(dirname(file), `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
   try {
-    await writeFile(temporary, content, { flag: 'wx', ...(mode === undefined ? {} : { mode }) });
+    const handle = await open(temporary, 'wx', mode);
+    try {
+      await handle.writeFile(content);
+      // On disk before the rename makes it the file: a power cut must not leave an empty history.
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
     await rename(temporary, file);
+    const folder = await open(dirname(file), 'r');
+    await folder.sync().finally(() => folder.close());
   } catch (err) {
     await rm(temporary, { force: true });
     throw err;

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,7 +36,8 @@ t.test('a curator-signed registry is served by a server that holds no secret, it
     const { server, base } = await serve(t, folder, env);
     await until(() => server.logs().some((l) => l.signing !== undefined));
     const line = server.logs().find((l) => l.signing !== undefined)!;
-    t.same(line.signing, { mode: 'curator', publicKey: folder.pubkey }, 'the start-up line says the curator signed');
+    const keySource = env.CURATOR_PUBKEY === undefined ? "the registry's own curator.pubkey" : 'CURATOR_PUBKEY';
+    t.same(line.signing, { mode: 'curator', publicKey: folder.pubkey, keySource }, 'the start-up line says the curator signed, and where the key came from');
     t.match(line.msg, `signed by the curator (verified; this server holds no secret key) with ${folder.pubkey}`);
     t.notMatch(server.stderr(), /NO CURATOR KEY/);
     const [registry, signature, history] = await Promise.all(['registry', 'registry/signature', 'registry/history'].map((p) => fetch(`${base}/${p}`)));
@@ -45,7 +47,7 @@ t.test('a curator-signed registry is served by a server that holds no secret, it
     const etag = registry!.headers.get('etag');
     t.match(etag, /^"[0-9a-f]{64}"$/);
     t.equal(signature!.headers.get('etag'), etag, 'the pair carries one ETag');
-    t.equal(history!.headers.get('etag'), etag);
+    t.equal(history!.headers.get('etag'), `"${createHash('sha256').update(await readFile(folder.files.history)).digest('hex')}"`, 'the history: the hash of its own bytes');
     t.equal((await fetch(`${base}/registry`, { headers: { 'if-none-match': etag! } })).status, 304);
     server.kill('SIGTERM');
     t.equal(await server.code, 0);
@@ -80,7 +82,7 @@ t.test('start-up refuses a tampered registry, signature, history entry or histor
     ['a history entry altered', () => writeFile(folder.files.history, good.history.replace('"version":"1.0.0"', '"version":"1.0.1"')), /^three-good-sources: registry\.history\.json: broken history: entry 1 \(version 1\.0\.1\): its signature does not verify/],
     ['history entries reordered', () => writeFile(folder.files.history, [lines[0], lines[2]!.replace(/,?$/, ','), lines[1]!.replace(/,$/, ''), lines[3]].join('\n')), /^three-good-sources: registry\.history\.json: broken history: entry 1 \(version 1\.1\.0\): the first entry names a predecessor/],
     ['a truncated history', () => writeFile(folder.files.history, good.history.slice(0, 300)), /^three-good-sources: registry\.history\.json: broken history: .*truncated/],
-    ['a history whose head is not the served registry', () => writeFile(folder.files.history, [lines[0], lines[1]!.replace(/,$/, ''), lines[3]].join('\n')), /^three-good-sources: registry\.history\.json: its newest entry \(version 1\.0\.0, sha256 [0-9a-f]{64}\) is not the served registry \(version 1\.1\.0, sha256 [0-9a-f]{64}\)$/],
+    ['a history whose head is not the served registry', () => writeFile(folder.files.history, `${[lines[0], lines[1]!.replace(/,$/, ''), lines[3]].join('\n')}\n`), /^three-good-sources: registry\.history\.json: its newest entry \(version 1\.0\.0, sha256 [0-9a-f]{64}\) is not the served registry \(version 1\.1\.0, sha256 [0-9a-f]{64}\)$/],
     ['a secret configured beside a curator signature', async () => {}, /^three-good-sources: registry\.signature\.json is present: the curator signed this registry, so the server only verifies it and needs no secret; unset CURATOR_SECRET_KEY and CURATOR_KEY_FILE/, { CURATOR_SECRET_KEY: '07'.repeat(32) }],
   ];
   for (const [what, tamper, expected, env] of cases) {
@@ -91,6 +93,13 @@ t.test('start-up refuses a tampered registry, signature, history entry or histor
     t.match(out[0], expected, what);
     await restore();
   }
+  const spaced = good.signature.replace('","signature"', '", "signature"');
+  await writeFile(folder.files.signature, spaced);
+  t.match((await refused(folder)).lines, [/^three-good-sources: registry\.signature\.json: not in the form sign writes/], 'a signature file edited by hand');
+  await restore();
+  await rm(folder.files.signature);
+  t.match((await refused(folder, {})).lines, [/^three-good-sources: registry\.history\.json is present but registry\.signature\.json is missing: restore it, or sign the registry again$/]);
+  await restore();
   await rm(folder.files.history);
   t.match((await refused(folder)).lines[0], /^three-good-sources: registry\.history\.json is missing/);
 });
@@ -98,7 +107,7 @@ t.test('start-up refuses a tampered registry, signature, history entry or histor
 t.test('a reload (real SIGHUP) keeps the previous registry when a file is tampered with, and takes a newly signed version', async (t) => {
   const folder = await signedTwice();
   const { server, base } = await serve(t, folder);
-  const good = { registry: await folder.read(), history: await readFile(folder.files.history, 'utf8') };
+  const good = { registry: await folder.read(), history: await readFile(folder.files.history, 'utf8'), signature: await readFile(folder.files.signature, 'utf8') };
   const failures = () => server.logs().filter((l) => l.msg === 'registry reload failed; still serving the previous registry');
   const tampers: [string, () => Promise<unknown>, RegExp][] = [
     ['registry', () => folder.edit((s) => s.replace('Exercises first. ', 'Exercises last. ')), /was changed after signing/],
@@ -122,6 +131,14 @@ t.test('a reload (real SIGHUP) keeps the previous registry when a file is tamper
   t.equal(await health(base), '1.2.0', 'the newly signed version is served');
   const history = (await (await fetch(`${base}/registry/history`)).json()) as { version: string }[];
   t.same(history.map((e) => e.version), ['1.0.0', '1.1.0', '1.2.0'], 'oldest first');
+
+  // The 1.1.0 files, every one valid and signed: a rollback all the same.
+  const before = failures().length;
+  await Promise.all([writeFile(folder.registry, good.registry), writeFile(folder.files.history, good.history), writeFile(folder.files.signature, good.signature)]);
+  server.kill('SIGHUP');
+  await until(() => failures().length > before);
+  t.match(failures().at(-1)?.reason, /^registry\.history\.json: reload refused: its history does not extend the one being served \(version 1\.2\.0, 3 entries\): a rollback to an older version or a rewritten history; restart the server to serve it deliberately$/);
+  t.equal(await health(base), '1.2.0', 'still serving 1.2.0');
 });
 
 t.test('verify --known against live servers: an extension passes, a replayed older version and a rewritten history fail', async (t) => {

@@ -4,25 +4,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { run } from '../../../src/cli/run.js';
 import { keyFromSeed, parseSeed } from '../../../src/provenance/keys.js';
+import { fakeServer } from '../../helpers/fake-server.js';
+import { cli } from '../../helpers/signed.js';
 import { SHIPPED_REGISTRY, TEST_PUBLIC_KEY, build, fixture, otherPublicKey } from '../../helpers/build.js';
 
-/** Runs the CLI in-process and returns its exit code and what it printed. */
-async function cli(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await run(argv, { out: (l) => out.push(l), err: (l) => err.push(l) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
 
-/** A real listening HTTP server with a handler of our choosing, for replies a healthy 3GS never gives. */
-async function fakeServer(t: { teardown(fn: () => unknown): void }, handler: RequestListener): Promise<string> {
-  const server = createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.teardown(() => new Promise((resolve) => server.close(resolve)));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
 
 const dir = await mkdtemp(join(tmpdir(), '3gs-cli-'));
 
@@ -180,7 +167,7 @@ t.test('verify: OK against a live server with the right key', async (t) => {
   for (const url of [address, `${address}/`, `${address}/registry`, `${address}/registry/signature`, `${address}/mcp`]) {
     const res = await cli('verify', url, '--pubkey', TEST_PUBLIC_KEY);
     t.equal(res.code, 0, url);
-    t.match(res.out, new RegExp(`^OK registry 1\\.0\\.0 from ${address}/ is signed by ${TEST_PUBLIC_KEY}, by the server itself \\(no signed history\\) \\(sha256 [0-9a-f]{64}\\)$`));
+    t.match(res.out, new RegExp(`^OK registry 1\\.0\\.0 from ${address}/ is signed by ${TEST_PUBLIC_KEY}; the server says it signs the registry itself \\(server key\\), so there is no signed history to check \\(sha256 [0-9a-f]{64}\\)$`));
   }
   const other = otherPublicKey();
   const wrong = await cli('verify', address, '--pubkey', other);
@@ -196,7 +183,8 @@ t.test('verify: each failure exits 1 and names itself', async (t) => {
   const serve = (body: Buffer | string, sig: unknown, status = 200): RequestListener => (req, res) => {
     res.statusCode = status;
     res.setHeader('content-type', 'application/json');
-    res.end(req.url === '/registry/signature' ? (typeof sig === 'string' ? sig : JSON.stringify(sig)) : body);
+    // A document as the server writes it: one line of JSON.
+    res.end(req.url === '/registry/signature' ? (typeof sig === 'string' ? sig : `${JSON.stringify(sig)}\n`) : body);
   };
   const { createHash } = await import('node:crypto');
   const digest = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -209,6 +197,9 @@ t.test('verify: each failure exits 1 and names itself', async (t) => {
     ['a signature that is not JSON', serve(registry, '<html>'), /^FAIL malformed reply: .*\/registry\/signature: not JSON/],
     ['a signature without fields', serve(registry, { publicKey: TEST_PUBLIC_KEY }), /^FAIL malformed reply: .* lacks publicKey, signature, sha256 or version$/],
     ['another algorithm', serve(registry, { ...doc, algorithm: 'rsa' }), /^FAIL malformed reply: .*\/registry\/signature: expected algorithm ed25519 and canonicalization RFC8785$/],
+    ['a signature document whose version is not the signed one', serve(registry, { ...doc, version: '9.9.9\u001b[31m' }), /^FAIL malformed reply: the signature document names version 9\.9\.9\?\[31m, the signed registry 1\.0\.0$/],
+    ['a signature document with a field twice', serve(registry, JSON.stringify(doc).replace('{', `{"signature":"${'A'.repeat(86)}==",`) + '\n'), /^FAIL malformed reply: .*\/registry\/signature: not in the form sign writes/],
+    ['another key, malformed', serve(registry, { ...doc, publicKey: 'x\u001b]0;owned\u0007' }), /^FAIL different key: the server signs with a malformed key, not /],
     ['a registry that is not JSON', serve(Buffer.from('{oops'), { ...doc, sha256: digest(Buffer.from('{oops')) }), /^FAIL malformed reply: .*\/registry is not JSON$/],
   ];
   for (const [what, handler, expected] of cases) {

@@ -1,7 +1,8 @@
 import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import t from 'tap';
-import { otherPublicKey } from '../../helpers/build.js';
+import { build, otherPublicKey } from '../../helpers/build.js';
+import { fakeServer } from '../../helpers/fake-server.js';
 import { cli, curatorFolder, nextVersion, signedTwice } from '../../helpers/signed.js';
 
 t.test('sign: the first version lists every category and source as added and writes the three files', async (t) => {
@@ -108,6 +109,8 @@ t.test('sign: each refusal says what and where in one line, never the file conte
   const rule = await folder.sign();
   t.match(rule.err, /^error categories\.rust-learning\.source rank 1\.type: /m);
   t.match(rule.err, /FAIL .*registry\.json breaks the registry rules; nothing was signed$/);
+  await writeFile(folder.registry, Buffer.from(original.replace('Rust Learning', 'Rust Learning café'), 'latin1'));
+  t.match((await folder.sign()).err, /^error registry: not UTF-8 text \(save the file as UTF-8\)$/m, 'another encoding is refused, not signed with U+FFFD in it');
   await writeFile(folder.registry, original);
   t.same((await readdir(folder.dir)).sort(), ['bad.key', 'curator.key', 'registry.json'], 'no refusal wrote anything');
 });
@@ -166,6 +169,9 @@ t.test('verify --known: a rewritten history and a replayed older version fail, a
   t.match(rewrite.err, /^FAIL rewritten history: entry 2 \(version 1\.1\.0\) is not the entry 1\.1\.0 seen before/);
   t.match((await verify(folder.registry)).out, /unchanged since last check/, 'a refusal kept what was seen');
 
+  const seen = JSON.parse(await readFile(known, 'utf8'));
+  await writeFile(known, JSON.stringify({ [folder.pubkey]: { ...seen[folder.pubkey], entries: 0 } }));
+  t.match((await verify(folder.registry)).err, /^FAIL the --known file .*known\.json is not one verify wrote/, 'a hand-edited count');
   await writeFile(known, '{"x":');
   t.match((await verify(folder.registry)).err, /^FAIL the --known file .*known\.json is not one verify wrote/);
   t.match((await cli('verify', folder.registry, '--pubkey', folder.pubkey, '--known')).err, /^usage:/);
@@ -180,4 +186,41 @@ t.test('verify: a local registry changed after signing, or checked with another 
   const other = otherPublicKey();
   t.match((await cli('verify', folder.registry, '--pubkey', other)).err, new RegExp(`signature by another key \\(${folder.pubkey}; expected ${other} from --pubkey\\)`));
   t.match((await cli('verify', join(folder.dir, 'nope.json'), '--pubkey', other)).err, /^FAIL not a URL, and no such file: /);
+});
+
+
+t.test('verify against a curator-signed server: the history checked, and a broken, stale or straddled one refused', async (t) => {
+  const folder = await signedTwice();
+  const app = await build(t, { registryPath: folder.registry, curatorSeed: undefined, curatorPubkey: folder.pubkey });
+  const address = await app.listen({ host: '127.0.0.1', port: 0 });
+  const ok = await cli('verify', address, '--pubkey', folder.pubkey);
+  t.equal(ok.code, 0, ok.err);
+  t.match(ok.out, new RegExp(`^OK registry 1\\.1\\.0 from ${address}/ is signed by ${folder.pubkey}, with a verified history of 2 entries \\(sha256 [0-9a-f]{64}\\)$`));
+
+  const get = async (url: string) => (await app.inject({ method: 'GET', url })).rawPayload;
+  const [registry, signature, history] = await Promise.all([get('/registry'), get('/registry/signature'), get('/registry/history')]);
+  const lines = history.toString().split('\n');
+  const olderHistory = `${[lines[0], lines[1]!.replace(/,$/, ''), lines[3]].join('\n')}\n`;
+  const fake = (historyBody: string | Buffer, etags: [string, string] = ['"a"', '"a"']) =>
+    fakeServer(t, (req, res) => {
+      const i = req.url === '/registry/signature' ? 1 : 0;
+      res.setHeader('etag', etags[i]!);
+      res.end(req.url === '/registry/history' ? historyBody : i === 1 ? signature : registry);
+    });
+  const broken = await cli('verify', await fake(history.toString().replace('"fields":["why"]', '"fields":["url"]')), '--pubkey', folder.pubkey);
+  t.match(broken.err, /^FAIL broken history: .*\/registry\/history: entry 2 \(version 1\.1\.0\): its signature does not verify/);
+  const stale = await cli('verify', await fake(olderHistory), '--pubkey', folder.pubkey);
+  t.match(stale.err, /^FAIL history head is not the served registry: its newest entry is 1\.0\.0 \(sha256 [0-9a-f]{64}\), the server serves 1\.1\.0/);
+  const straddled = await cli('verify', await fake(history, ['"a"', '"b"']), '--pubkey', folder.pubkey);
+  t.match(straddled.err, /^FAIL the server changed its registry while we fetched it \(the ETags of \/registry and \/registry\/signature differ\); try again$/);
+  const unwritable = await cli('verify', address, '--pubkey', folder.pubkey, '--known', join(folder.dir, 'no-such-folder', 'known.json'));
+  t.match(unwritable.err, /^FAIL cannot write the --known file .*known\.json \(ENOENT\)$/);
+});
+
+t.test('sign refuses a registry that endorses its own curator', async (t) => {
+  const folder = await curatorFolder();
+  await folder.edit((s) => s.replace('"endorsements": []', `"endorsements": [{"pubkey": "${folder.pubkey}", "url": "https://example.org", "name": "Me", "since": "2026-01-01"}]`));
+  const res = await folder.sign();
+  t.equal(res.code, 1);
+  t.match(res.err, /^error endorsement 1\.pubkey: a curator cannot endorse itself$/m);
 });
