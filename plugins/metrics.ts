@@ -1,13 +1,16 @@
 import fp from 'fastify-plugin';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Catalog, ReloadOutcome } from '../src/catalog.js';
+import { NO_FEDERATION, type FederationView } from '../src/federation/federation.js';
 import type { SessionStore } from '../src/sessions/store.js';
 import type { ToolResult } from '../src/mcp/tools/tool.js';
 import { rpcSummary } from './rpc-summary.js';
 
 /** Label values we accept as they are; anything else a client sends becomes "other", so label sets stay bounded. */
 const METHODS = new Set(['initialize', 'ping', 'notifications/initialized', 'tools/list', 'tools/call', 'server/discover', 'subscriptions/listen']);
-const TOOLS = new Set(['get_sources', 'list_categories', 'get_provenance', 'get_endorsements']);
+const TOOLS = new Set(['get_sources', 'get_federated_sources', 'list_categories', 'get_provenance', 'get_endorsements', 'get_history']);
+/** Peers come from the curator's endorsements; past this many, per-peer series are not exported. */
+const MAX_PEER_SERIES = 1000;
 
 export interface Metrics {
   readonly registry: Registry;
@@ -16,7 +19,7 @@ export interface Metrics {
   reloaded(outcome: ReloadOutcome, catalog: Catalog): void;
 }
 
-export function createMetrics(sessions: SessionStore, catalog: Catalog): Metrics {
+export function createMetrics(sessions: SessionStore, catalog: Catalog, federation: FederationView = NO_FEDERATION): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'threegs_' });
   const requests = new Counter({
@@ -59,6 +62,39 @@ export function createMetrics(sessions: SessionStore, catalog: Catalog): Metrics
       // A store that cannot be reached reports nothing rather than a wrong number.
       this.reset();
       this.set({ store: sessions.kind }, await sessions.size().catch(() => Number.NaN));
+    },
+  });
+  // Per peer, labelled by its public key (the endorsement's, so bounded by the registry), read when scraped.
+  new Gauge({
+    name: 'threegs_federation_peer_state',
+    help: 'Each endorsed peer\'s state: 1 for the state it is in (fresh, stale or unavailable), 0 for the others.',
+    labelNames: ['peer', 'state'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const p of federation.peers().slice(0, MAX_PEER_SERIES)) {
+        for (const state of ['fresh', 'stale', 'unavailable'] as const) this.set({ peer: p.endorsement.pubkey, state }, p.state === state ? 1 : 0);
+      }
+    },
+  });
+  new Gauge({
+    name: 'threegs_federation_peer_last_success_timestamp_seconds',
+    help: 'When each endorsed peer\'s registry was last fetched and verified (absent: never).',
+    labelNames: ['peer'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const p of federation.peers().slice(0, MAX_PEER_SERIES)) if (p.lastSuccess !== undefined) this.set({ peer: p.endorsement.pubkey }, p.lastSuccess / 1000);
+    },
+  });
+  new Gauge({
+    name: 'threegs_federation_peer_registry_info',
+    help: 'The registry version each endorsed peer serves here (always 1), by peer and version.',
+    labelNames: ['peer', 'version'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const p of federation.peers().slice(0, MAX_PEER_SERIES)) if (p.copy !== undefined) this.set({ peer: p.endorsement.pubkey, version: p.copy.version }, 1);
     },
   });
   const showRegistry = (c: Catalog) => {

@@ -8,10 +8,12 @@ import { health } from '../plugins/health.js';
 import { mcpEndpoint } from '../plugins/mcp-endpoint.js';
 import { createMetrics, metricsPlugin, type Metrics } from '../plugins/metrics.js';
 import { originPolicy } from '../plugins/origin-policy.js';
+import { federationRoutes } from '../plugins/federation-routes.js';
 import { registryRoutes } from '../plugins/registry-routes.js';
 import { requestLog } from '../plugins/request-log.js';
 import { CatalogHolder, prepareCatalog, type Catalog, type ReloadOutcome } from './catalog.js';
 import type { Config } from './config.js';
+import { Federation, type PeerEvent } from './federation/federation.js';
 import { createMcpHandler } from './mcp/dispatch.js';
 import { BODY_LIMIT_BYTES } from './mcp/envelope.js';
 import { packageVersion } from './project.js';
@@ -43,6 +45,13 @@ function sessionStore(config: Config, log: () => FastifyBaseLogger | undefined):
   return config.redisUrl === undefined
     ? new MemorySessionStore(limits)
     : RedisSessionStore.connect({ url: config.redisUrl, ...limits, onAvailability });
+}
+
+/** One line per peer event: a refusal or failure names the peer and the reason. */
+function federationLog(log: FastifyBaseLogger | undefined, event: PeerEvent): void {
+  const peer = { name: event.peer.name, pubkey: event.peer.pubkey, url: event.peer.url };
+  if (event.kind === 'updated') log?.info({ peer, version: event.version }, 'peer registry verified and in use');
+  else log?.warn({ peer, reason: event.reason }, event.kind === 'refused' ? 'peer registry refused; its last good copy stays in use' : 'peer unreachable; its last good copy stays in use');
 }
 
 /** host:port of a Redis URL: never its password. */
@@ -82,23 +91,33 @@ export interface AppParts {
   readonly sessions: SessionStore;
   readonly metrics: Metrics;
   readonly serverVersion: string;
+  readonly federation: Federation;
 }
 
 /**
  * The app as a plugin (as in fastify/demo): error handling, the routes and their hooks, and the
  * reload decorator. Data flows one way: plugin, protocol handler, tools, matcher and registry.
  */
-export const app: FastifyPluginAsync<AppParts> = async (instance, { config, holder, sessions, metrics, serverVersion }) => {
+export const app: FastifyPluginAsync<AppParts> = async (instance, { config, holder, sessions, metrics, serverVersion, federation }) => {
   const catalog = (): Catalog => holder.current();
   // Set before any plugin so that every route inherits it: no stack trace or detail on the wire.
   instance.setErrorHandler(handleError);
   instance.setNotFoundHandler((request, reply) =>
     reply.code(404).send(plainError(404, `No route for ${request.method} ${request.url.split('?')[0]!.slice(0, 200)}`)),
   );
-  instance.addHook('onClose', async () => sessions.close());
+  instance.addHook('onClose', async () => {
+    federation.stop();
+    await sessions.close();
+  });
+  // Peers are fetched once the server answers, in the background: never in the way of start-up.
+  instance.addHook('onListen', (done) => {
+    federation.start();
+    done();
+  });
 
   instance.decorate('reloadRegistry', async () => {
     const outcome = await holder.reload();
+    if (outcome.ok) federation.setPeers(holder.current().registry.endorsements);
     metrics.reloaded(outcome, holder.current());
     if (outcome.ok) instance.log.info({ version: outcome.version, sha256: outcome.sha256, categories: outcome.categories }, 'registry reloaded');
     else instance.log.error({ reason: outcome.error }, 'registry reload failed; still serving the previous registry');
@@ -110,8 +129,9 @@ export const app: FastifyPluginAsync<AppParts> = async (instance, { config, hold
   await instance.register(originPolicy, { allowedOrigins: config.allowedOrigins, listenHost: config.host });
   await instance.register(health, { catalog, sessions, serverVersion });
   await instance.register(registryRoutes, { catalog });
+  await instance.register(federationRoutes, { federation });
   await instance.register(mcpEndpoint, {
-    handler: createMcpHandler({ catalog, sessions, serverVersion, onToolResult: metrics.toolResult }),
+    handler: createMcpHandler({ catalog, sessions, serverVersion, federation, onToolResult: metrics.toolResult }),
     protection: config,
   });
 };
@@ -122,13 +142,22 @@ export const app: FastifyPluginAsync<AppParts> = async (instance, { config, hold
  * Throws RegistryError (bad registry) or RedisUnreachable (REDIS_URL set, Redis down).
  */
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
-  const signing = await chooseSigning({ registryFile: config.registryPath, pubkey: config.curatorPubkey, seed: config.curatorSeed });
-  const load = (served?: Catalog) => prepareCatalog(config.registryPath, signing, config.matchThreshold, served);
+  const rules = { allowLoopbackHttp: config.federationAllowLoopbackHttp };
+  const signing = await chooseSigning({ registryFile: config.registryPath, pubkey: config.curatorPubkey, seed: config.curatorSeed, rules });
+  const load = (served?: Catalog) => prepareCatalog(config.registryPath, signing, config.matchThreshold, { served, rules });
   const holder = new CatalogHolder(await load(), load);
   // The store is opened before the Fastify instance exists; its log lines go to the instance's logger.
   let logger: FastifyBaseLogger | undefined;
   const sessions = await sessionStore(config, () => logger);
-  const metrics = createMetrics(sessions, holder.current());
+  const federation = new Federation({
+    refreshMs: config.federationRefreshMs,
+    cacheDir: config.federationCacheDir,
+    allowLoopbackHttp: config.federationAllowLoopbackHttp,
+    matchThreshold: config.matchThreshold,
+    onEvent: (event) => federationLog(logger, event),
+  });
+  federation.setPeers(holder.current().registry.endorsements);
+  const metrics = createMetrics(sessions, holder.current(), federation);
 
   const instance = Fastify({
     // Asynchronous writes: under load lines queue behind the write in flight and go out together
@@ -149,6 +178,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     frameworkErrors: (error, request, reply) => sendFailure(request, reply, failureOf(error)),
   });
   logger = instance.log;
+  // Disk copies only (never a peer): a restarted server answers from its peers at once.
+  await federation.loadCache();
   const publicKey = signingKey(signing);
   if (signing.mode === 'ephemeral') {
     instance.log.warn(
@@ -175,6 +206,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     done();
   });
   // fastify-plugin, as fastify/demo does: the app's handlers and decorator belong to the root instance.
-  await instance.register(fp(app), { config, holder, sessions, metrics, serverVersion });
+  await instance.register(fp(app), { config, holder, sessions, metrics, serverVersion, federation });
   return instance;
 }

@@ -9,6 +9,7 @@ import { signatureDocument, signatureDocumentBytes, signRegistry, type SignedReg
 import { SigningError, type Signing } from './provenance/signing.js';
 import { loadRegistry, RegistryError } from './registry/load.js';
 import type { Registry } from './registry/types.js';
+import type { RegistryRules } from './registry/validate.js';
 
 /** Everything served from one registry file, built together and swapped together. */
 export interface Catalog {
@@ -42,8 +43,14 @@ async function read(file: string): Promise<Buffer | undefined> {
  * (curator mode) or binds it to the server's key and signs it (server and ephemeral modes), and
  * indexes it. Throws RegistryError or SigningError; nothing half-built ever comes out of it.
  */
-export async function prepareCatalog(file: string, signing: Signing, matchThreshold: number, served?: Catalog): Promise<Catalog> {
-  const loaded = await loadRegistry(file);
+export interface PrepareOptions {
+  /** The catalog being served, which a reload must not roll back. */
+  readonly served?: Catalog | undefined;
+  readonly rules?: RegistryRules | undefined;
+}
+
+export async function prepareCatalog(file: string, signing: Signing, matchThreshold: number, { served, rules }: PrepareOptions = {}): Promise<Catalog> {
+  const loaded = await loadRegistry(file, rules);
   const files = signedFiles(file);
   const signatureBytes = await read(files.signature);
   if (signing.mode !== 'curator') {

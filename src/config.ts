@@ -104,6 +104,21 @@ export const VARIABLES = {
     default: 72_000,
     meaning: "keep-alive timeout (longer than common load balancers' idle timeout)",
   },
+  FEDERATION_REFRESH_SECONDS: {
+    rule: integer(1, 86_400),
+    default: 300,
+    meaning: "how often each endorsed peer's registry is fetched again (with jitter; a failing peer backs off up to this long)",
+  },
+  FEDERATION_CACHE_DIR: {
+    rule: text,
+    shownDefault: 'none (no disk copies)',
+    meaning: "folder for the last good copy of each peer's registry, so that a restarted server answers from peers at once",
+  },
+  FEDERATION_ALLOW_LOOPBACK_HTTP: {
+    rule: { enum: ['true', 'false'] },
+    default: 'false',
+    meaning: '`true` also allows `http://127.0.0.1:<port>` and `http://localhost:<port>` peers (tests and local demos), nothing else',
+  },
   PID_FILE: { rule: text, meaning: 'file the server writes its process id to once it listens, and removes on exit: `kill -HUP "$(cat "$PID_FILE")"`' },
 } as const satisfies Record<string, Variable>;
 
@@ -162,6 +177,10 @@ function toConfig(v: Checked, report: Report) {
     connectionTimeoutMs: v.CONNECTION_TIMEOUT_MS,
     requestTimeoutMs: v.REQUEST_TIMEOUT_MS,
     keepAliveTimeoutMs: v.KEEP_ALIVE_TIMEOUT_MS,
+    /** Peers: refresh period, disk cache, and loopback http for tests and demos. */
+    federationRefreshMs: v.FEDERATION_REFRESH_SECONDS * 1000,
+    federationCacheDir: v.FEDERATION_CACHE_DIR,
+    federationAllowLoopbackHttp: v.FEDERATION_ALLOW_LOOPBACK_HTTP === 'true',
     /** Where the process entry writes its pid once listening; undefined writes none. */
     pidFile: v.PID_FILE,
   };

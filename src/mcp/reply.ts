@@ -1,6 +1,7 @@
 import type { JsonRpcMessage, JsonRpcResponse } from './jsonrpc.js';
 import type { SessionStore } from '../sessions/store.js';
 import type { Catalog } from '../catalog.js';
+import type { FederationView } from '../federation/federation.js';
 import type { ToolResult } from './tools/tool.js';
 
 export interface McpDependencies {
@@ -9,6 +10,8 @@ export interface McpDependencies {
   readonly sessions: SessionStore;
   /** This server's own version, reported in serverInfo. */
   readonly serverVersion: string;
+  /** The endorsed peers as they are now (get_federated_sources, get_endorsements). */
+  readonly federation?: FederationView;
   /** Told of every tool result, for metrics. */
   readonly onToolResult?: (tool: string, result: ToolResult) => void;
 }

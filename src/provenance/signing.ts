@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import { StartupError } from '../errors.js';
 import { loadRegistry } from '../registry/load.js';
+import type { RegistryRules } from '../registry/validate.js';
 import { isPlaceholder } from './curator.js';
 import { decodePublicKey, generateKey, keyFromSeed, type CuratorKey } from './keys.js';
 import { readIfPresent, signedFiles } from './signed-files.js';
@@ -27,6 +28,7 @@ export interface SigningChoice {
   readonly pubkey?: string | undefined;
   /** CURATOR_SECRET_KEY or CURATOR_KEY_FILE, already checked. */
   readonly seed?: Buffer | undefined;
+  readonly rules?: RegistryRules | undefined;
 }
 
 /**
@@ -36,7 +38,7 @@ export interface SigningChoice {
  * does (ephemeral, for development). A signature file with a secret configured is refused:
  * the operator must say which of the two is meant.
  */
-export async function chooseSigning({ registryFile, pubkey, seed }: SigningChoice): Promise<Signing> {
+export async function chooseSigning({ registryFile, pubkey, seed, rules }: SigningChoice): Promise<Signing> {
   if (pubkey !== undefined) return { mode: 'curator', publicKey: pubkey, keySource: 'CURATOR_PUBKEY' };
   const signatureFile = signedFiles(registryFile).signature;
   const signature = await readIfPresent(signatureFile).catch(() => undefined);
@@ -53,7 +55,7 @@ export async function chooseSigning({ registryFile, pubkey, seed }: SigningChoic
       `${name} is present: the curator signed this registry, so the server only verifies it and needs no secret; unset CURATOR_SECRET_KEY and CURATOR_KEY_FILE (or remove ${name} to sign here)`,
     );
   }
-  const named = (await loadRegistry(registryFile)).curator.pubkey;
+  const named = (await loadRegistry(registryFile, rules)).curator.pubkey;
   if (isPlaceholder(named) || decodePublicKey(named) === undefined) {
     throw new SigningError(`${name} is present but there is no key to check it with: set CURATOR_PUBKEY or the registry's curator.pubkey to the curator's public key`);
   }

@@ -3,7 +3,7 @@ import { StartupError } from '../errors.js';
 import { parseJson } from './parse-json.js';
 import { WHOLE_REGISTRY } from './paths.js';
 import type { Registry } from './types.js';
-import { validateRegistry, type RegistryCheck } from './validate.js';
+import { validateRegistry, type RegistryCheck, type RegistryRules } from './validate.js';
 
 /** A registry that cannot be served; its message lists every problem, one `path: rule` per line. */
 export class RegistryError extends StartupError {
@@ -23,7 +23,7 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * Reads, parses and validates a registry file. Problems name places and rules, never the
  * file's contents: a secret file named by mistake is not echoed to a terminal or a log.
  */
-export async function readRegistry(file: string): Promise<RegistryCheck> {
+export async function readRegistry(file: string, rules: RegistryRules = {}): Promise<RegistryCheck> {
   let bytes: Buffer;
   try {
     bytes = await readFile(file);
@@ -39,12 +39,12 @@ export async function readRegistry(file: string): Promise<RegistryCheck> {
   }
   const parsed = parseJson(text);
   if (!parsed.ok) return { ok: false, problems: [`${WHOLE_REGISTRY}: ${parsed.problem}`] };
-  return validateRegistry(parsed.value);
+  return validateRegistry(parsed.value, rules);
 }
 
 /** readRegistry for the server: throws RegistryError, never anything rawer. */
-export async function loadRegistry(file: string): Promise<Registry> {
-  const check = await readRegistry(file);
+export async function loadRegistry(file: string, rules: RegistryRules = {}): Promise<Registry> {
+  const check = await readRegistry(file, rules);
   if (!check.ok) throw new RegistryError(file, check.problems);
   return check.registry;
 }

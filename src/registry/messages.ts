@@ -14,6 +14,7 @@ export const RANKS: readonly number[] = Array.from({ length: SOURCES_PER_CATEGOR
 export const RULES = {
   publicKey: `must be a z-base-32 Ed25519 public key (${PUBLIC_KEY_LENGTH} characters)`,
   httpsUrl: 'must be an absolute https URL',
+  peerUrl: 'must be an absolute https URL, or http://127.0.0.1:<port> or http://localhost:<port> (FEDERATION_ALLOW_LOOPBACK_HTTP)',
   ranks: `ranks must be exactly ${inWords(RANKS, 'and')}, each once`,
 } as const;
 

@@ -10,23 +10,38 @@ export type RegistryCheck =
   | { readonly ok: true; readonly registry: Registry }
   | { readonly ok: false; readonly problems: readonly string[] };
 
-const ajv = new Ajv2020({ allErrors: true, strict: true });
-// ajv-formats is CommonJS; under NodeNext its default export arrives as `.default`.
-formats.default(ajv, { formats: ['date'] });
-const checkSchema = ajv.compile(registrySchema);
+/** Where the same rules bend: a peer's registry, loopback peers for tests and demos. */
+export interface RegistryRules {
+  /** Endorsement URLs may also be http://127.0.0.1:<port> or http://localhost:<port> (FEDERATION_ALLOW_LOOPBACK_HTTP). */
+  readonly allowLoopbackHttp?: boolean;
+  /** Fields this version does not know are dropped, not refused: a peer may run a newer version. */
+  readonly ignoreUnknownFields?: boolean;
+}
+
+function compiled(removeAdditional: boolean) {
+  const ajv = new Ajv2020({ allErrors: true, strict: true, ...(removeAdditional ? { removeAdditional: true as const } : {}) });
+  // ajv-formats is CommonJS; under NodeNext its default export arrives as `.default`.
+  formats.default(ajv, { formats: ['date'] });
+  return ajv.compile(registrySchema);
+}
+const checkSchema = compiled(false);
+const checkDroppingUnknown = compiled(true);
 
 /** Validates parsed registry data: the JSON Schema first, then the rules a schema cannot say. */
-export function validateRegistry(data: unknown): RegistryCheck {
-  if (!checkSchema(data)) {
-    return { ok: false, problems: describeSchemaErrors(checkSchema.errors ?? [], data) };
+export function validateRegistry(input: unknown, rules: RegistryRules = {}): RegistryCheck {
+  // Dropping unknown fields changes the data: on a copy, never on what the caller holds.
+  const data = rules.ignoreUnknownFields ? structuredClone(input) : input;
+  const check = rules.ignoreUnknownFields ? checkDroppingUnknown : checkSchema;
+  if (!check(data)) {
+    return { ok: false, problems: describeSchemaErrors(check.errors ?? [], data) };
   }
   const shaped = data as unknown as Registry;
-  const problems = checkInvariants(shaped);
+  const problems = checkInvariants(shaped, rules);
   if (problems.length > 0) return { ok: false, problems };
   return { ok: true, registry: deepFreeze(normalise(shaped)) };
 }
 
-function checkInvariants(registry: Registry): string[] {
+function checkInvariants(registry: Registry, rules: RegistryRules): string[] {
   const problems: string[] = [];
   for (const [slug, category] of Object.entries(registry.categories)) {
     const ranks = category.sources.map((s) => s.rank).sort();
@@ -44,12 +59,26 @@ function checkInvariants(registry: Registry): string[] {
   }
   const endorsers = new Map<string, number>();
   registry.endorsements.forEach((e, i) => {
-    if (httpsUrl(e.url) === undefined) problems.push(`${endorsementPath(i, 'url')}: ${RULES.httpsUrl}`);
+    if (!peerUrlAllowed(e.url, rules.allowLoopbackHttp === true)) {
+      problems.push(`${endorsementPath(i, 'url')}: ${rules.allowLoopbackHttp ? RULES.peerUrl : RULES.httpsUrl}`);
+    }
     const earlier = endorsers.get(e.pubkey);
     if (earlier !== undefined) problems.push(`${endorsementPath(i, 'pubkey')}: repeats the endorser of ${endorsementPath(earlier)}`);
     else endorsers.set(e.pubkey, i);
   });
   return problems;
+}
+
+/**
+ * A peer's base URL: https, or with `allowLoopbackHttp` http on 127.0.0.1 or localhost with an
+ * explicit port (tests and local demos), and nothing else: no credentials, query or fragment.
+ */
+export function peerUrlAllowed(text: string, allowLoopbackHttp: boolean): boolean {
+  if (!URL.canParse(text)) return false;
+  const url = new URL(text);
+  if (url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '') return false;
+  if (url.protocol === 'https:') return url.hostname !== '';
+  return allowLoopbackHttp && url.protocol === 'http:' && (url.hostname === '127.0.0.1' || url.hostname === 'localhost') && url.port !== '';
 }
 
 /** Returns the normalised href of an absolute https URL, or undefined. */

@@ -1,33 +1,57 @@
-import { NO_ARGUMENTS, READ_ONLY, answer, oncePerCatalog, schema, type Tool } from './tool.js';
+import { NO_ARGUMENTS, READ_ONLY, answer, schema, type Tool } from './tool.js';
+
+const when = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
 
 export const getEndorsements: Tool = {
   definition: {
     name: 'get_endorsements',
     title: 'Get endorsements',
     description:
-      'List the endorsements of this registry: who vouches for the curator (name, public key, URL, since when). ' +
-      'Says so plainly when there are none yet. Takes no arguments.',
+      'List the curators this registry endorses (name, public key, URL, since when) and, for each, the state of its registry here: ' +
+      'fresh, stale (its copy is old: the peer has not answered lately) or unavailable (no verified copy), with its registry version. ' +
+      'get_federated_sources answers from them. Says so plainly when there are none yet. Takes no arguments.',
     inputSchema: NO_ARGUMENTS,
     outputSchema: schema.object({
       registryVersion: schema.string,
       endorsements: {
         type: 'array',
-        items: schema.object({ name: schema.string, pubkey: schema.string, url: schema.string, since: schema.string }),
+        items: schema.object({
+          name: schema.string,
+          pubkey: schema.string,
+          url: schema.string,
+          since: schema.string,
+          state: { enum: ['fresh', 'stale', 'unavailable'] },
+          peerRegistryVersion: { anyOf: [schema.string, { type: 'null' }] },
+          lastSuccess: { anyOf: [schema.string, { type: 'null' }] },
+        }),
       },
     }),
     annotations: READ_ONLY,
   },
 
-  run: oncePerCatalog(({ registry }) => {
-    const endorsements = registry.endorsements.map(({ name, pubkey, url, since }) => ({ name, pubkey, url, since }));
+  // Peer states change with time: computed on every call (a few fields per endorsement).
+  run(_args, { registry }, context) {
+    const peers = new Map((context?.federation.peers() ?? []).map((p) => [p.endorsement.pubkey, p]));
+    const endorsements = registry.endorsements.map(({ name, pubkey, url, since }) => {
+      const peer = peers.get(pubkey);
+      return { name, pubkey, url, since, state: peer?.state ?? 'unavailable', peerRegistryVersion: peer?.copy?.version ?? null, lastSuccess: when(peer?.lastSuccess) };
+    });
     const n = endorsements.length;
     const text =
       n === 0
-        ? `There are no endorsements yet for registry version ${registry.version}. Nobody has vouched for this curator so far.`
-        : `${n} endorsement${n === 1 ? '' : 's'} of registry version ${registry.version}:\n\n` +
+        ? `There are no endorsements yet in registry version ${registry.version}: this curator vouches for no other curator so far.`
+        : `This curator endorses ${n} curator${n === 1 ? '' : 's'} (registry version ${registry.version}):\n\n` +
           endorsements
-            .map((e, i) => [`${i + 1}. ${e.name}`, `   Public key: ${e.pubkey}`, `   URL: ${e.url}`, `   Since: ${e.since}`].join('\n'))
+            .map((e, i) =>
+              [
+                `${i + 1}. ${e.name}`,
+                `   Public key: ${e.pubkey}`,
+                `   URL: ${e.url}`,
+                `   Since: ${e.since}`,
+                `   Their registry here: ${e.state}${e.peerRegistryVersion === null ? '' : `, version ${e.peerRegistryVersion}`}${e.lastSuccess === null ? '' : `, last fetched ${e.lastSuccess}`}`,
+              ].join('\n'),
+            )
             .join('\n\n');
     return answer(text, { registryVersion: registry.version, endorsements });
-  }),
+  },
 };

@@ -1,4 +1,5 @@
 import type { Catalog } from '../../catalog.js';
+import type { FederationView } from '../../federation/federation.js';
 import { deepFreeze } from '../../util/deep-freeze.js';
 
 /** What a tool reads: one registry, its matcher and its signature. */
@@ -33,10 +34,15 @@ export interface ToolDefinition {
   readonly annotations: ToolAnnotations;
 }
 
+/** What a tool may read besides the catalog: the endorsed peers as they are now. */
+export interface ToolContext {
+  readonly federation: FederationView;
+}
+
 export interface Tool {
   readonly definition: ToolDefinition;
   /** Arguments have passed `definition.inputSchema` before this runs. */
-  run(args: Readonly<Record<string, unknown>>, catalog: Catalog): ToolResult;
+  run(args: Readonly<Record<string, unknown>>, catalog: Catalog, context?: ToolContext): ToolResult;
 }
 
 /** Every 3GS tool only reads the curated registry. */

@@ -3,14 +3,16 @@ import { ErrorCode, ProtocolError } from '../errors.js';
 import { derived, stable } from '../stable-json.js';
 import { atLeast } from '../versions.js';
 import { getEndorsements } from './get-endorsements.js';
+import { getFederatedSources } from './get-federated-sources.js';
 import { getHistory } from './get-history.js';
 import { getProvenance } from './get-provenance.js';
 import { getSources } from './get-sources.js';
 import { listCategories } from './list-categories.js';
+import { NO_FEDERATION, type FederationView } from '../../federation/federation.js';
 import type { Catalog, Tool, ToolResult } from './tool.js';
 
 /** Fixed order: tools/list is the same on every call. */
-const TOOLS: readonly Tool[] = [getSources, listCategories, getProvenance, getEndorsements, getHistory];
+const TOOLS: readonly Tool[] = [getSources, getFederatedSources, listCategories, getProvenance, getEndorsements, getHistory];
 
 const ajv = new Ajv2020({ strict: true, allErrors: false });
 // Compiled once at start-up, never per request.
@@ -65,6 +67,7 @@ export function callTool(
   params: Record<string, unknown> | undefined,
   catalog: Catalog,
   onResult?: (tool: string, result: ToolResult) => void,
+  federation: FederationView = NO_FEDERATION,
 ): ToolResult {
   const name = params?.name;
   if (typeof name !== 'string') {
@@ -79,7 +82,7 @@ export function callTool(
   if (args === null || typeof args !== 'object' || Array.isArray(args) || !entry.validate(args)) {
     throw new ProtocolError(ErrorCode.InvalidParams, 'Invalid params');
   }
-  const result = entry.tool.run(args as Record<string, unknown>, catalog);
+  const result = entry.tool.run(args as Record<string, unknown>, catalog, { federation });
   onResult?.(name, result);
   return result;
 }

@@ -1,0 +1,54 @@
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../util/write-atomic.js';
+import type { PeerDocuments } from './verify.js';
+
+/** What is kept per peer: its three documents as fetched, and when. */
+export interface CachedCopy extends PeerDocuments {
+  readonly fetchedAt: number;
+}
+
+interface CacheFile {
+  readonly url: string;
+  readonly fetchedAt: number;
+  readonly registry: string;
+  readonly signature: string;
+  readonly history: string;
+}
+
+/** One file per peer, named by its key (z-base-32: safe in any file name). */
+const fileOf = (dir: string, pubkey: string) => join(dir, `${pubkey}.json`);
+
+/** Written whole or not at all (write, then rename). */
+export async function saveCopy(dir: string, pubkey: string, url: string, copy: CachedCopy): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  const file: CacheFile = {
+    url,
+    fetchedAt: copy.fetchedAt,
+    registry: copy.registry.toString('utf8'),
+    signature: copy.signature.toString('utf8'),
+    history: copy.history.toString('utf8'),
+  };
+  await writeFileAtomic(join(dir, `${pubkey}.json`), JSON.stringify(file));
+}
+
+/**
+ * The copy kept for a peer at this URL, or undefined (none, unreadable, another URL, or not one we
+ * wrote). The caller verifies it again as if it had just been fetched.
+ */
+export async function loadCopy(dir: string, pubkey: string, url: string): Promise<CachedCopy | undefined> {
+  let data: Partial<CacheFile>;
+  try {
+    data = JSON.parse(await readFile(fileOf(dir, pubkey), 'utf8')) as Partial<CacheFile>;
+  } catch {
+    return undefined;
+  }
+  const texts = [data.registry, data.signature, data.history];
+  if (data.url !== url || typeof data.fetchedAt !== 'number' || !Number.isFinite(data.fetchedAt) || texts.some((t) => typeof t !== 'string')) return undefined;
+  return {
+    fetchedAt: data.fetchedAt,
+    registry: Buffer.from(data.registry!, 'utf8'),
+    signature: Buffer.from(data.signature!, 'utf8'),
+    history: Buffer.from(data.history!, 'utf8'),
+  };
+}

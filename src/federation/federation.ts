@@ -1,0 +1,214 @@
+import { buildMatcher, type Matcher } from '../matcher/matcher.js';
+import type { SigningMode } from '../provenance/signature.js';
+import type { Endorsement, Registry } from '../registry/types.js';
+import { loadCopy, saveCopy, type CachedCopy } from './cache.js';
+import { fetchDocument, PeerFetchError, type FetchLimits } from './fetch.js';
+import { PeerRefused, verifyPeer, type PeerDocuments } from './verify.js';
+
+/** Computed when read, from the age of the last good copy. */
+export type PeerState = 'fresh' | 'stale' | 'unavailable';
+
+/** A peer's registry that passed every check, ready to answer. */
+export interface PeerCopy {
+  readonly registry: Registry;
+  readonly matcher: Matcher;
+  readonly sha256: string;
+  readonly version: string;
+  readonly signedBy: SigningMode;
+  /** When it was fetched (ms since the epoch); a copy read from disk keeps its own. */
+  readonly fetchedAt: number;
+}
+
+/** What a tool, a route or the metrics see of one peer. */
+export interface PeerView {
+  readonly endorsement: Endorsement;
+  readonly state: PeerState;
+  readonly copy: PeerCopy | undefined;
+  readonly lastSuccess: number | undefined;
+  readonly lastError: { readonly at: number; readonly reason: string } | undefined;
+}
+
+/** What the protocol side reads: the peers as they are now. */
+export interface FederationView {
+  peers(): readonly PeerView[];
+}
+
+export const NO_FEDERATION: FederationView = { peers: () => [] };
+
+export interface FederationOptions {
+  readonly refreshMs: number;
+  readonly cacheDir: string | undefined;
+  readonly allowLoopbackHttp: boolean;
+  readonly matchThreshold: number;
+  /** Per request. */
+  readonly timeoutMs?: number;
+  readonly maxBytes?: number;
+  readonly maxRedirects?: number;
+  /** Peers fetched at the same time. */
+  readonly concurrency?: number;
+  /** Told of each refusal or failure (for the log) and each success. */
+  readonly onEvent?: (event: PeerEvent) => void;
+  readonly now?: () => number;
+}
+
+export type PeerEvent =
+  | { readonly kind: 'refused' | 'failed'; readonly peer: Endorsement; readonly reason: string }
+  | { readonly kind: 'updated'; readonly peer: Endorsement; readonly version: string };
+
+export const PEER_MAX_BYTES = 5 * 1024 * 1024;
+const DEFAULTS = { timeoutMs: 5000, maxBytes: PEER_MAX_BYTES, maxRedirects: 3, concurrency: 4 };
+/** The first retry of a failing peer; each further failure doubles it, up to the refresh period. */
+const FIRST_BACKOFF_MS = 5000;
+/** How often the scheduler looks for peers that are due. */
+const TICK_MS = 250;
+/** A copy older than this many refresh periods is stale (two missed refreshes in a row). */
+export const STALE_AFTER_PERIODS = 3;
+
+interface Peer {
+  endorsement: Endorsement;
+  copy: PeerCopy | undefined;
+  lastSuccess: number | undefined;
+  lastError: { at: number; reason: string } | undefined;
+  failures: number;
+  nextAttempt: number;
+  inFlight: boolean;
+}
+
+/** ±10%: peers endorsed together do not all refresh in the same second. */
+const jitter = (ms: number) => ms * (0.9 + Math.random() * 0.2);
+
+/**
+ * The registries of the curators this registry endorses, each verified before use. Fetches run
+ * in the background, a few at a time, never in the way of start-up or a request; a peer that
+ * fails keeps its last good copy and backs off exponentially. One hop: a peer's own
+ * endorsements are never followed.
+ */
+export class Federation implements FederationView {
+  readonly #options: Required<Omit<FederationOptions, 'cacheDir' | 'onEvent'>> & Pick<FederationOptions, 'cacheDir' | 'onEvent'>;
+  #peers = new Map<string, Peer>();
+  #timer: NodeJS.Timeout | undefined;
+  #running = 0;
+
+  constructor(options: FederationOptions) {
+    this.#options = { ...DEFAULTS, now: Date.now, ...options };
+  }
+
+  /**
+   * The endorsements of the registry being served: new peers are added (due at once), gone ones
+   * dropped, and a peer whose URL changed starts afresh. Returns the peers new to the set.
+   */
+  setPeers(endorsements: readonly Endorsement[]): void {
+    const next = new Map<string, Peer>();
+    for (const endorsement of endorsements) {
+      const known = this.#peers.get(endorsement.pubkey);
+      if (known !== undefined && known.endorsement.url === endorsement.url) {
+        known.endorsement = endorsement;
+        next.set(endorsement.pubkey, known);
+      } else {
+        next.set(endorsement.pubkey, { endorsement, copy: undefined, lastSuccess: undefined, lastError: undefined, failures: 0, nextAttempt: 0, inFlight: false });
+      }
+    }
+    this.#peers = next;
+  }
+
+  /** Reads the copies kept on disk, each verified again; for peers that have none yet. */
+  async loadCache(): Promise<void> {
+    const dir = this.#options.cacheDir;
+    if (dir === undefined) return;
+    await Promise.all(
+      [...this.#peers.values()].map(async (peer) => {
+        const kept = await loadCopy(dir, peer.endorsement.pubkey, peer.endorsement.url);
+        if (kept === undefined || peer.copy !== undefined) return;
+        try {
+          peer.copy = this.#accept(peer, kept);
+        } catch (err) {
+          this.#options.onEvent?.({ kind: 'refused', peer: peer.endorsement, reason: `disk copy: ${(err as Error).message}` });
+        }
+      }),
+    );
+  }
+
+  /** Starts refreshing in the background; the timer never keeps the process alive. */
+  start(): void {
+    if (this.#timer !== undefined) return;
+    this.#timer = setInterval(() => this.#tick(), TICK_MS);
+    this.#timer.unref();
+    this.#tick();
+  }
+
+  stop(): void {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
+
+  peers(): readonly PeerView[] {
+    const now = this.#options.now();
+    return [...this.#peers.values()].map((p) => ({
+      endorsement: p.endorsement,
+      state: this.#state(p, now),
+      copy: p.copy,
+      lastSuccess: p.lastSuccess,
+      lastError: p.lastError,
+    }));
+  }
+
+  #state(peer: Peer, now: number): PeerState {
+    if (peer.copy === undefined) return 'unavailable';
+    return now - peer.copy.fetchedAt <= STALE_AFTER_PERIODS * this.#options.refreshMs ? 'fresh' : 'stale';
+  }
+
+  #tick(): void {
+    const now = this.#options.now();
+    for (const peer of this.#peers.values()) {
+      if (this.#running >= this.#options.concurrency) return;
+      if (peer.inFlight || peer.nextAttempt > now) continue;
+      peer.inFlight = true;
+      this.#running++;
+      void this.#refresh(peer).finally(() => {
+        peer.inFlight = false;
+        this.#running--;
+      });
+    }
+  }
+
+  async #refresh(peer: Peer): Promise<void> {
+    const { endorsement } = peer;
+    const base = new URL(endorsement.url.endsWith('/') ? endorsement.url : `${endorsement.url}/`);
+    const limits: FetchLimits = this.#options;
+    try {
+      const [registry, signature, history] = await Promise.all(
+        ['registry', 'registry/signature', 'registry/history'].map((path) => fetchDocument(new URL(path, base), limits)),
+      );
+      const fetchedAt = this.#options.now();
+      const copy = this.#accept(peer, { registry: registry!, signature: signature!, history: history! }, fetchedAt);
+      // Dropped or re-pointed while the fetch ran: this answer is for a peer that is no more.
+      if (this.#peers.get(endorsement.pubkey) !== peer) return;
+      peer.copy = copy;
+      peer.lastSuccess = fetchedAt;
+      peer.failures = 0;
+      peer.nextAttempt = fetchedAt + jitter(this.#options.refreshMs);
+      this.#options.onEvent?.({ kind: 'updated', peer: endorsement, version: copy.version });
+      const dir = this.#options.cacheDir;
+      if (dir !== undefined) {
+        await saveCopy(dir, endorsement.pubkey, endorsement.url, { registry: registry!, signature: signature!, history: history!, fetchedAt }).catch((err: NodeJS.ErrnoException) =>
+          this.#options.onEvent?.({ kind: 'failed', peer: endorsement, reason: `cannot write its disk copy (${err.code ?? 'write error'})` }),
+        );
+      }
+    } catch (err) {
+      // Nothing a peer sends may take the server down: an error we did not foresee is a failure too.
+      const expected = err instanceof PeerFetchError || err instanceof PeerRefused;
+      const reason = expected ? (err as Error).message : `unexpected error: ${String((err as Error)?.message ?? err).slice(0, 200)}`;
+      const now = this.#options.now();
+      peer.failures++;
+      peer.lastError = { at: now, reason };
+      peer.nextAttempt = now + jitter(Math.min(this.#options.refreshMs, FIRST_BACKOFF_MS * 2 ** (peer.failures - 1)));
+      this.#options.onEvent?.({ kind: err instanceof PeerRefused ? 'refused' : 'failed', peer: endorsement, reason });
+    }
+  }
+
+  /** Verifies documents for a peer and builds its matcher; throws PeerRefused. */
+  #accept(peer: Peer, docs: PeerDocuments & Partial<Pick<CachedCopy, 'fetchedAt'>>, fetchedAt = docs.fetchedAt ?? this.#options.now()): PeerCopy {
+    const verified = verifyPeer(docs, peer.endorsement.pubkey, this.#options.allowLoopbackHttp);
+    return { ...verified, matcher: buildMatcher(verified.registry, this.#options.matchThreshold), fetchedAt };
+  }
+}

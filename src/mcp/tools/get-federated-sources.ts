@@ -1,0 +1,108 @@
+import type { PeerState } from '../../federation/federation.js';
+import type { MatchCandidate } from '../../matcher/matcher.js';
+import { SOURCE_TYPES, type Category, type Registry } from '../../registry/types.js';
+import { getSources } from './get-sources.js';
+import { READ_ONLY, answer, failure, schema, type Tool } from './tool.js';
+
+/** At most this many near misses are named when nothing matches. */
+const CLOSEST_SHOWN = 3;
+
+interface Answer {
+  readonly trust: 'curator' | 'endorsed';
+  readonly curator: { readonly name: string; readonly pubkey: string };
+  readonly registryVersion: string;
+  /** Null for this server's own registry. */
+  readonly peer: { readonly url: string; readonly state: PeerState; readonly stale: boolean } | null;
+  readonly category: { readonly slug: string; readonly name: string; readonly description: string };
+  readonly score: number;
+  readonly sources: readonly { rank: number; name: string; url: string; type: string; why: string }[];
+}
+
+function answerFrom(registry: Registry, slug: string, category: Category, score: number, peer: Answer['peer']): Answer {
+  return {
+    trust: peer === null ? 'curator' : 'endorsed',
+    curator: { name: registry.curator.name, pubkey: registry.curator.pubkey },
+    registryVersion: registry.version,
+    peer,
+    category: { slug, name: category.name, description: category.description },
+    score,
+    sources: category.sources.map(({ rank, name, url, type, why }) => ({ rank, name, url, type, why })),
+  };
+}
+
+function describe(a: Answer, i: number): string[] {
+  const who =
+    a.peer === null
+      ? `from this server's curator ${a.curator.name} (trust: curator)`
+      : `from ${a.curator.name}, a curator this registry endorses (trust: endorsed; peer ${a.peer.state}${a.peer.stale ? ': its copy is old, the peer has not answered lately' : ''})`;
+  return [
+    `${i + 1}. ${a.category.name} (${a.category.slug}), score ${a.score.toFixed(3)}, ${who}`,
+    `   Curator public key: ${a.curator.pubkey}; registry version ${a.registryVersion}`,
+    ...a.sources.flatMap((s) => [`   ${s.rank}. ${s.name}`, `      URL: ${s.url}`, `      Type: ${s.type}`, `      Why: ${s.why}`]),
+  ];
+}
+
+const answerSchema = schema.object({
+  trust: { enum: ['curator', 'endorsed'] },
+  curator: schema.object({ name: schema.string, pubkey: schema.string }),
+  registryVersion: schema.string,
+  peer: { anyOf: [schema.object({ url: schema.string, state: { enum: ['fresh', 'stale', 'unavailable'] }, stale: { type: 'boolean' } }), { type: 'null' }] },
+  category: schema.object({ slug: schema.string, name: schema.string, description: schema.string }),
+  score: { type: 'number', minimum: 0, maximum: 1 },
+  sources: {
+    type: 'array',
+    items: schema.object({ rank: { type: 'integer', minimum: 1, maximum: 3 }, name: schema.string, url: schema.string, type: { enum: SOURCE_TYPES }, why: schema.string }),
+  },
+});
+
+export const getFederatedSources: Tool = {
+  definition: {
+    name: 'get_federated_sources',
+    title: 'Get sources from this curator and the curators it endorses',
+    description:
+      'Like get_sources, but also asks the registries of the curators this registry endorses (each verified against the endorsed key). ' +
+      "Returns this server's own best match (trust \"curator\") and each endorsed curator's best match (trust \"endorsed\", with the peer's name, key, " +
+      'registry version and state: fresh, or stale when its copy is old), best score first, each with its three ranked sources. ' +
+      'If nothing matches anywhere it returns an error result naming the closest candidates.',
+    inputSchema: getSources.definition.inputSchema,
+    outputSchema: schema.object({ answers: { type: 'array', minItems: 1, items: answerSchema } }),
+    annotations: READ_ONLY,
+  },
+
+  run(args, catalog, context) {
+    const query = args.query as string;
+    const threshold = args.threshold as number | undefined;
+    const answers: Answer[] = [];
+    const closest: (MatchCandidate & { where: string })[] = [];
+    const local = catalog.matcher.match(query, threshold);
+    if (local.kind === 'match') answers.push(answerFrom(catalog.registry, local.slug, local.category, local.score, null));
+    else if (local.reason === 'empty-query') return getSources.run(args, catalog);
+    else if (local.closest !== null) closest.push({ ...local.closest, where: 'this registry' });
+
+    for (const peer of context?.federation.peers() ?? []) {
+      const copy = peer.copy;
+      if (copy === undefined) continue;
+      const outcome = copy.matcher.match(query, threshold);
+      if (outcome.kind === 'match') {
+        const state = { url: peer.endorsement.url, state: peer.state, stale: peer.state !== 'fresh' };
+        answers.push(answerFrom(copy.registry, outcome.slug, outcome.category, outcome.score, state));
+      } else if (outcome.closest !== null) {
+        closest.push({ ...outcome.closest, where: `${peer.endorsement.name}'s registry` });
+      }
+    }
+    if (answers.length === 0) {
+      const named = closest
+        .sort((a, b) => b.score - a.score)
+        .slice(0, CLOSEST_SHOWN)
+        .map((c) => `${c.slug} in ${c.where} (score ${c.score.toFixed(3)})`);
+      return failure(
+        `No category of this registry or of the ${context?.federation.peers().length ?? 0} endorsed registries matches the query well enough. ` +
+          (named.length > 0 ? `The closest: ${named.join(', ')}. ` : 'No category shares any words with it. ') +
+          'Rephrase with the topic\'s main words, or call list_categories for this registry\'s topics.',
+      );
+    }
+    answers.sort((a, b) => b.score - a.score);
+    const text = [`${answers.length} answer${answers.length === 1 ? '' : 's'}, best score first:`, '', ...answers.flatMap((a, i) => [...describe(a, i), ''])];
+    return answer(text.join('\n').trimEnd(), { answers });
+  },
+};

@@ -1,0 +1,123 @@
+import { mkdtemp } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t from 'tap';
+import { generateKey } from '../../../src/provenance/keys.js';
+import { build, openSession, callTool } from '../../helpers/build.js';
+import { endorsingRegistry, newKey, peerDocuments, peerRegistry, servePeer } from '../../helpers/peers.js';
+import { writeFile } from 'node:fs/promises';
+
+type PeerRow = { name: string; pubkey: string; state: string; registryVersion: string | null; lastError: { reason: string } | null };
+type Answers = { answers: { trust: string; curator: { pubkey: string; name: string }; peer: { state: string; stale: boolean } | null; category: { slug: string } }[] };
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+t.test('federation: a good peer answers, every refused or failing peer is named with its reason, and nothing waits on a peer', async (t) => {
+  // A good peer: a real 3GS server, signing here with its curator's key.
+  const { key: goodKey, seed } = generateKey();
+  const goodFile = join(await mkdtemp(join(tmpdir(), '3gs-peer-')), 'registry.json');
+  await writeFile(goodFile, JSON.stringify(peerRegistry(goodKey)));
+  const goodPeer = await build(t, { registryPath: goodFile, curatorSeed: seed });
+  const goodUrl = await goodPeer.listen({ host: '127.0.0.1', port: 0 });
+
+  const endorsedOther = newKey();
+  const otherSigner = newKey();
+  const mismatchKey = newKey();
+  const unknownKey = newKey();
+  const slowKey = newKey();
+  const bigKey = newKey();
+  const downKey = newKey();
+  let release: () => void = () => {};
+  let slowAsked = false;
+  const hold = new Promise<void>((resolve) => (release = resolve));
+  t.teardown(() => release());
+  const mismatch = peerDocuments(peerRegistry(mismatchKey), mismatchKey);
+  const peers = [
+    { name: 'Good peer', key: goodKey.publicKey, url: goodUrl },
+    { name: 'Signed by another key', key: endorsedOther.publicKey, url: await servePeer(t, peerDocuments(peerRegistry(otherSigner), otherSigner)) },
+    { name: 'Body does not match', key: mismatchKey.publicKey, url: await servePeer(t, mismatch, { registryBody: Buffer.from(mismatch.registry.toString().replace('Amateur Radio', 'Amateur Rodeo')) }) },
+    { name: 'Newer peer', key: unknownKey.publicKey, url: await servePeer(t, peerDocuments(peerRegistry(unknownKey, { motto: 'fields we do not know yet' }), unknownKey)) },
+    { name: 'Slow peer', key: slowKey.publicKey, url: await servePeer(t, peerDocuments(peerRegistry(slowKey), slowKey), { hold, onRequest: () => (slowAsked = true) }) },
+    { name: 'Huge peer', key: bigKey.publicKey, url: await servePeer(t, peerDocuments(peerRegistry(bigKey), bigKey), { registryBody: Buffer.alloc(10 * 1024 * 1024, 0x20) }) },
+    { name: 'Down peer', key: downKey.publicKey, url: `http://127.0.0.1:${await freePort()}` },
+  ];
+  const cacheDir = await mkdtemp(join(tmpdir(), '3gs-peer-cache-'));
+  const registryPath = await endorsingRegistry(peers);
+  const options = { registryPath, federationAllowLoopbackHttp: true, federationCacheDir: cacheDir };
+  const app = await build(t, options);
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const rows = async () => (JSON.parse((await app.inject({ method: 'GET', url: '/federation/peers' })).body) as { peers: PeerRow[] }).peers;
+  const byName = async () => new Map((await rows()).map((r) => [r.name, r]));
+  let settled = new Map<string, PeerRow>();
+  for (let i = 0; i < 100; i++) {
+    settled = await byName();
+    const done = peers.filter((p) => p.name !== 'Slow peer').every((p) => settled.get(p.name)!.state === 'fresh' || settled.get(p.name)!.lastError !== null);
+    if (done) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  t.equal(settled.get('Good peer')!.state, 'fresh');
+  t.equal(settled.get('Good peer')!.registryVersion, '1.0.0');
+  t.equal(settled.get('Newer peer')!.state, 'fresh', 'unknown fields in a peer registry are ignored, not fatal');
+  const refused: [string, RegExp][] = [
+    ['Signed by another key', /^signed by another key than the endorsed one/],
+    ['Body does not match', /^its registry does not match its signature document \(digest mismatch\)$/],
+    ['Huge peer', /^larger than 5242880 bytes$/],
+    ['Down peer', /^unreachable \(ECONNREFUSED\)$/],
+  ];
+  for (const [name, reason] of refused) {
+    t.equal(settled.get(name)!.state, 'unavailable', `${name}: unavailable`);
+    t.match(settled.get(name)!.lastError?.reason, reason, name);
+  }
+  t.ok(slowAsked, 'the slow peer was asked');
+  t.equal(settled.get('Slow peer')!.state, 'unavailable', 'and is still being waited for, in the background');
+
+  const session = await openSession(app);
+  const radio = await callTool(app, session, 'get_federated_sources', { query: 'how do I get a ham radio license' });
+  const found = (radio.json.result as unknown as { structuredContent: Answers }).structuredContent;
+  t.same(new Set(found.answers.map((a) => a.curator.pubkey)), new Set([goodKey.publicKey, unknownKey.publicKey]), 'only verified peers answer, while the slow one is still pending');
+  t.ok(found.answers.every((a) => a.trust === 'endorsed' && a.category.slug === 'amateur-radio-licensing' && a.peer?.stale === false));
+  t.match(radio.json.result!.content[0]!.text, /^2 answers, best score first:\n\n1\. Amateur Radio Licensing \(amateur-radio-licensing\), score \d\.\d{3}, from Example peer curator, a curator this registry endorses \(trust: endorsed; peer fresh\)/);
+  const both = await callTool(app, session, 'get_federated_sources', { query: 'learn rust programming' });
+  t.same((both.json.result as unknown as { structuredContent: Answers }).structuredContent.answers.map((a) => a.trust), ['curator'], "this server's own answer, trust curator");
+  const local = await callTool(app, session, 'get_sources', { query: 'how do I get a ham radio license' });
+  t.equal(local.json.result!.isError, true, 'get_sources answers from the local registry only');
+  const none = await callTool(app, session, 'get_federated_sources', { query: 'quantum chromodynamics lattice' });
+  t.equal(none.json.result!.isError, true);
+  t.match(none.json.result!.content[0]!.text, /^No category of this registry or of the 7 endorsed registries matches the query well enough\./);
+  const endorsements = await callTool(app, session, 'get_endorsements');
+  t.match(endorsements.json.result!.content[0]!.text, /1\. Good peer[\s\S]*Their registry here: fresh, version 1\.0\.0, last fetched \d{4}-/);
+  t.match(endorsements.json.result!.content[0]!.text, /Down peer[\s\S]*Their registry here: unavailable/);
+  const metrics = (await app.inject({ method: 'GET', url: '/metrics' })).body;
+  t.match(metrics, `threegs_federation_peer_state{peer="${goodKey.publicKey}",state="fresh"} 1`);
+  t.match(metrics, `threegs_federation_peer_state{peer="${downKey.publicKey}",state="unavailable"} 1`);
+  t.match(metrics, `threegs_federation_peer_registry_info{peer="${goodKey.publicKey}",version="1.0.0"} 1`);
+
+  // Restart with every peer down: the disk copies answer at once.
+  release();
+  await goodPeer.close();
+  await app.close();
+  const again = await build(t, options);
+  const restarted = new Map((JSON.parse((await again.inject({ method: 'GET', url: '/federation/peers' })).body) as { peers: PeerRow[] }).peers.map((r) => [r.name, r]));
+  t.equal(restarted.get('Good peer')!.state, 'fresh', 'the good copy came back from disk, verified again');
+  t.equal(restarted.get('Body does not match')!.state, 'unavailable', 'a refused peer has no copy on disk');
+  const fromDisk = await callTool(again, await openSession(again), 'get_federated_sources', { query: 'ham radio exam practice questions' });
+  t.same(new Set((fromDisk.json.result as unknown as { structuredContent: Answers }).structuredContent.answers.map((a) => a.curator.pubkey)), new Set([goodKey.publicKey, unknownKey.publicKey]));
+});
+
+t.test('peer URLs: https only, unless FEDERATION_ALLOW_LOOPBACK_HTTP allows http on 127.0.0.1 or localhost with a port', async (t) => {
+  const registryPath = await endorsingRegistry([{ name: 'Local', key: newKey().publicKey, url: 'http://127.0.0.1:4000' }]);
+  await t.rejects(build(t, { registryPath }), { message: /endorsement 1\.url: must be an absolute https URL$/m });
+  const app = await build(t, { registryPath, federationAllowLoopbackHttp: true });
+  t.equal((await app.inject({ method: 'GET', url: '/health' })).statusCode, 200);
+  for (const url of ['http://example.com:4000', 'http://127.0.0.1', 'http://10.0.0.1:80', 'https://user:pw@example.com']) {
+    const file = await endorsingRegistry([{ name: 'Bad', key: newKey().publicKey, url }]);
+    await t.rejects(build(t, { registryPath: file, federationAllowLoopbackHttp: true }), { message: /endorsement 1\.url: must be an absolute https URL, or http:\/\/127\.0\.0\.1:<port> or http:\/\/localhost:<port> \(FEDERATION_ALLOW_LOOPBACK_HTTP\)/ }, url);
+  }
+});
