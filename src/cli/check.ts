@@ -1,7 +1,7 @@
 import { DEFAULT_THRESHOLD } from '../matcher/matcher.js';
 import { curatorKeyProblems } from '../provenance/curator.js';
 import { readRegistry } from '../registry/load.js';
-import { type CliIo } from './io.js';
+import { rulesFromEnv, type CliIo } from './io.js';
 import { lint } from './lint.js';
 
 export const CHECK_USAGE =
@@ -25,7 +25,7 @@ export async function check(args: readonly string[], io: CliIo): Promise<number>
     return 1;
   }
   const file = files[0]!;
-  const result = await readRegistry(file);
+  const result = await readRegistry(file, rulesFromEnv());
   const problems = result.ok ? curatorKeyProblems(result.registry) : result.problems;
   if (!result.ok || problems.length > 0) {
     for (const p of problems) io.err(`error ${p}`);

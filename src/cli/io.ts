@@ -1,3 +1,5 @@
+import type { RegistryRules } from '../registry/validate.js';
+
 /** Where a command writes, so that tests can read what a user would see. */
 export interface CliIo {
   out(line: string): void;
@@ -8,6 +10,11 @@ export const processIo: CliIo = {
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
 };
+
+/** The registry rules the server would apply: FEDERATION_ALLOW_LOOPBACK_HTTP as it reads it. */
+export function rulesFromEnv(env: NodeJS.ProcessEnv = process.env): RegistryRules {
+  return { allowLoopbackHttp: env.FEDERATION_ALLOW_LOOPBACK_HTTP?.trim() === 'true' };
+}
 
 /** The value after `--name`, and the arguments without that pair. */
 export function takeOption(args: readonly string[], name: string): { value: string | undefined; rest: string[] } {

@@ -11,7 +11,7 @@ import { readRegistry } from '../registry/load.js';
 import { validateRegistry } from '../registry/validate.js';
 import type { Registry } from '../registry/types.js';
 import { writeFileAtomic } from '../util/write-atomic.js';
-import { takeOption, type CliIo } from './io.js';
+import { rulesFromEnv, takeOption, type CliIo } from './io.js';
 import { readKeyFile } from './key-file.js';
 
 export const SIGN_USAGE =
@@ -47,7 +47,7 @@ async function lastSigned(files: SignedFiles, head: HistoryEntry): Promise<Regis
       `cannot tell what changed since ${head.version}: ${name} (the copy of the last signed registry) is ${bytes === undefined ? 'missing' : 'not the one the history names'}; restore it, e.g. curl -s <server>/registry -o ${name} from a server that serves ${head.version}`,
     );
   }
-  const check = validateRegistry(JSON.parse(bytes.toString('utf8')));
+  const check = validateRegistry(JSON.parse(bytes.toString('utf8')), rulesFromEnv());
   if (!check.ok) throw new Refusal(`${name} no longer passes the registry rules: ${check.problems[0]}`);
   return check.registry;
 }
@@ -78,7 +78,7 @@ export async function sign(args: readonly string[], io: CliIo): Promise<number> 
   const keyRead = await readKeyFile(keyFile);
   if (!keyRead.ok) return refuse(keyRead.problem);
   const key = keyRead.key;
-  const read = await readRegistry(file);
+  const read = await readRegistry(file, rulesFromEnv());
   if (!read.ok) {
     for (const p of read.problems) io.err(`error ${p}`);
     return refuse(`${file} breaks the registry rules`);

@@ -8,7 +8,7 @@ import { FileUnreadable, readIfPresent, signedFiles } from '../provenance/signed
 import { parseSignatureDocument, verifySignature, type SigningMode } from '../provenance/signature.js';
 import { readRegistry } from '../registry/load.js';
 import { PUBLIC_KEY_LENGTH } from '../registry/schema.js';
-import { takeOption, type CliIo } from './io.js';
+import { rulesFromEnv, takeOption, type CliIo } from './io.js';
 import { KnownFailure, rememberHead } from './known.js';
 
 export const VERIFY_USAGE =
@@ -121,7 +121,7 @@ async function verifyServerOnce(base: URL, pubkey: string): Promise<Verified> {
 }
 
 async function verifyFile(file: string, pubkey: string): Promise<Verified> {
-  const read = await readRegistry(file);
+  const read = await readRegistry(file, rulesFromEnv());
   if (!read.ok) throw new VerifyFailure(`${file} breaks the registry rules: ${read.problems[0]}${read.problems.length > 1 ? ` (and ${read.problems.length - 1} more; run check)` : ''}`);
   const files = signedFiles(file);
   let signatureBytes: Buffer | undefined;

@@ -1,4 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,9 +55,30 @@ t.test('README: "Verify a registry" works with our CLI and with openssl alone', 
   t.equal(digest, doc.sha256, 'sha256sum equals the published digest');
 });
 
+const env = { ...process.env, PATH: `${join(ROOT, 'node_modules/.bin')}:${process.env.PATH}` };
+const shell = (script: string) => run('sh', ['-e', '-c', script], { cwd: ROOT, env, timeout: 60_000 });
+
+/**
+ * Starts a README block that runs `npm start` (npm_config_ignore_scripts skips its prestart
+ * build: npm test built already) on a free port unless the block names one, and resolves once
+ * the start-up line says how the registry is signed. Killed, with npm and sh, when the test ends.
+ */
+async function startBlock(t: { teardown(fn: () => unknown): void }, script: string) {
+  const server = spawn('sh', ['-c', script], { cwd: ROOT, env: { ...env, PORT: '0', npm_config_ignore_scripts: 'true' }, detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
+  t.teardown(() => process.kill(-server.pid!, 'SIGKILL'));
+  let log = '';
+  const address = await new Promise<string>((resolve) =>
+    server.stderr!.on('data', (d) => {
+      log += d;
+      // The start-up line, which follows "Server listening", says how the registry is signed.
+      const m = /"address":"(http:\/\/127\.0\.0\.1:\d+)".*"signing":/.exec(log);
+      if (m) resolve(m[1]!);
+    }),
+  );
+  return { address, log: () => log };
+}
+
 t.test('README: the production path (keygen, sign, sign again, serve with the public key only, verify --known) works as written', async (t) => {
-  const env = { ...process.env, PATH: `${join(ROOT, 'node_modules/.bin')}:${process.env.PATH}` };
-  const shell = (script: string) => run('sh', ['-e', '-c', script], { cwd: ROOT, env, timeout: 60_000 });
   const folder = join(ROOT, 'curation');
   t.teardown(() => Promise.all([rm(folder, { recursive: true, force: true }), rm(join(ROOT, 'known-heads.json'), { force: true })]));
   await rm(folder, { recursive: true, force: true });
@@ -68,23 +90,29 @@ t.test('README: the production path (keygen, sign, sign again, serve with the pu
   t.match(change.stdout, /^signed registry 1\.1\.0 /m);
   const pubkey = (await readFile(join(folder, 'curator.pub'), 'utf8')).trim();
 
-  // npm start as written; npm_config_ignore_scripts skips its prestart build (npm test built already).
-  const server = spawn('sh', ['-c', block('CURATOR_PUBKEY=$(cat curation/curator.pub)')], {
-    cwd: ROOT,
-    env: { ...env, PORT: '0', npm_config_ignore_scripts: 'true' },
-    detached: true,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  t.teardown(() => process.kill(-server.pid!, 'SIGKILL'));
-  let log = '';
-  const address = await new Promise<string>((resolve) =>
-    server.stderr!.on('data', (d) => {
-      log += d;
-      // The start-up line, which follows "Server listening", says how the registry is signed.
-      const m = /"address":"(http:\/\/127\.0\.0\.1:\d+)".*"signing":\{"mode":"curator"/.exec(log);
-      if (m) resolve(m[1]!);
-    }),
-  );
+  const { address } = await startBlock(t, block('CURATOR_PUBKEY=$(cat curation/curator.pub)'));
   const verify = await shell(block('--known known-heads.json').replaceAll('http://127.0.0.1:3000', address));
   t.match(verify.stdout, new RegExp(`^OK registry 1\\.1\\.0 from .* is signed by ${pubkey}, with a verified history of 2 entries .*first check: remembered 1\\.1\\.0 in known-heads\\.json`));
+});
+
+t.test('README: two servers on one machine, one endorsing the other, answer get_federated_sources', async (t) => {
+  const folder = join(ROOT, 'demo');
+  t.teardown(() => rm(folder, { recursive: true, force: true }));
+  await rm(folder, { recursive: true, force: true });
+  // The README's peer port, 3001, becomes a free one here.
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const port = String((probe.address() as AddressInfo).port);
+  await new Promise((resolve) => probe.close(resolve));
+  const onPort = (script: string) => script.replaceAll('3001', port);
+
+  await shell(onPort(block('cp examples/peer-registry.json')));
+  const peer = await startBlock(t, onPort(block('PORT=3001 REGISTRY_PATH=demo/peer.json')));
+  t.match(peer.log(), /"signing":\{"mode":"curator"/, 'the peer serves a curator-signed registry');
+  const main = await startBlock(t, block('FEDERATION_ALLOW_LOOPBACK_HTTP=true REGISTRY_PATH=demo/main.json'));
+  for (let i = 0; i < 100 && !(await (await fetch(`${main.address}/federation/peers`)).text()).includes('"fresh"'); i++) await new Promise((r) => setTimeout(r, 50));
+  const { stdout } = await shell(block('curl -s http://127.0.0.1:3000/federation/peers').replaceAll('http://127.0.0.1:3000', main.address));
+  t.match(stdout, /"state":"fresh","registryVersion":"1\.0\.0"/);
+  t.match(stdout, /"trust":"endorsed"/);
+  t.match(stdout, /Amateur Radio Licensing \(amateur-radio-licensing\)/);
 });

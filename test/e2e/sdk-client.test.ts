@@ -16,7 +16,7 @@ t.test('the official SDK client (2025 era) connects, lists the tools, calls each
   t.match(client.getInstructions(), /get_sources/);
 
   const { tools } = await client.listTools();
-  t.same(tools.map((x) => x.name).sort(), ['get_endorsements', 'get_history', 'get_provenance', 'get_sources', 'list_categories']);
+  t.same(tools.map((x) => x.name).sort(), ['get_endorsements', 'get_federated_sources', 'get_history', 'get_provenance', 'get_sources', 'list_categories']);
 
   const found = await client.callTool({ name: 'get_sources', arguments: { query: 'how do I run a bitcoin full node' } });
   t.notOk(found.isError);
@@ -63,7 +63,7 @@ t.test('the official v2 client pinned to 2026-07-28 connects statelessly, lists 
   t.equal(transport.sessionId, undefined, 'no session in 2026-07-28');
 
   const { tools } = await client.listTools();
-  t.same(tools.map((x) => x.name), ['get_sources', 'list_categories', 'get_provenance', 'get_endorsements', 'get_history']);
+  t.same(tools.map((x) => x.name), ['get_sources', 'get_federated_sources', 'list_categories', 'get_provenance', 'get_endorsements', 'get_history']);
   t.ok(tools.every((x) => x.outputSchema !== undefined), 'every tool has an outputSchema');
 
   const found = await client.callTool({ name: 'get_sources', arguments: { query: 'harden my ubuntu server' } });

@@ -77,7 +77,7 @@ t.test('the init gate is per session', async (t) => {
 
   const withA = await rpc(app, list, { 'mcp-session-id': a });
   t.equal(withA.statusCode, 200, 'the initialized session passes');
-  t.equal(withA.json().result.tools.length, 5);
+  t.equal(withA.json().result.tools.length, 6);
 
   const unknown = await rpc(app, list, { 'mcp-session-id': 'no-such-session' });
   t.equal(unknown.statusCode, 404, 'unknown session: 404');
@@ -258,11 +258,11 @@ t.test('Origin: localhost and configured origins pass, others get 403 with no id
   t.match(String(preflight.headers['access-control-allow-headers']), /MCP-Protocol-Version/);
 });
 
-t.test('tools/list: five tools with descriptions and input schemas', async (t) => {
+t.test('tools/list: six tools with descriptions and input schemas', async (t) => {
   const app = await build(t);
   const session = await openSession(app);
   const { tools } = (await rpc(app, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { 'mcp-session-id': session })).json().result;
-  t.same(tools.map((x: { name: string }) => x.name), ['get_sources', 'list_categories', 'get_provenance', 'get_endorsements', 'get_history']);
+  t.same(tools.map((x: { name: string }) => x.name), ['get_sources', 'get_federated_sources', 'list_categories', 'get_provenance', 'get_endorsements', 'get_history']);
   for (const tool of tools) {
     t.ok(tool.description.length > 80, `${tool.name}: a description an agent can use`);
     t.equal(tool.inputSchema.type, 'object');
@@ -474,7 +474,7 @@ t.test('tools on a registry with endorsements, and on an empty one', async (t) =
   const app = await build(t, { registryPath: endorsed });
   const session = await openSession(app);
   const list = (await callTool(app, session, 'get_endorsements')).json.result!.content[0]!.text;
-  t.match(list, /^1 endorsement of registry version 1\.0\.0:$/m);
+  t.match(list, /^This curator endorses 1 curator \(registry version 1\.0\.0\):$/m);
   t.match(list, /^1\. Peer Curators$/m);
   t.match(list, `Public key: ${peer}`);
   t.match(list, /URL: https:\/\/peer\.example\.org\//);

@@ -36,7 +36,7 @@ t.test('server/discover: versions, capabilities, instructions, serverInfo and ca
 t.test('tools/list and tools/call are served statelessly, with resultType and serverInfo', async (t) => {
   const app = await build(t);
   const list = (await modern(app, 'tools/list')).json().result;
-  t.same(list.tools.map((x: { name: string }) => x.name), ['get_sources', 'list_categories', 'get_provenance', 'get_endorsements', 'get_history'], 'fixed order');
+  t.same(list.tools.map((x: { name: string }) => x.name), ['get_sources', 'get_federated_sources', 'list_categories', 'get_provenance', 'get_endorsements', 'get_history'], 'fixed order');
   t.equal(list.resultType, 'complete');
   t.equal(list.cacheScope, 'public');
   t.ok(list.ttlMs > 0);

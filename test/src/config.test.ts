@@ -64,7 +64,11 @@ t.test('every variable is read', async (t) => {
     allowedOrigins: ['https://a.example.com', 'http://b.example.org:8080'], sessionTtlMs: 60_000, maxSessions: 5, curatorSeed: undefined,
     redisUrl: undefined, rateLimitMax: 600, rateLimitWindowMs: 60_000, maxEventLoopDelayMs: 1000, maxHeapUsedBytes: 0, trustProxy: [],
     shutdownGraceMs: 10_000, connectionTimeoutMs: 30_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 72_000, pidFile: '/run/3gs.pid',
+    curatorPubkey: undefined, federationRefreshMs: 300_000, federationCacheDir: undefined, federationAllowLoopbackHttp: false,
   });
+  const peers = loadConfig({ FEDERATION_REFRESH_SECONDS: '30', FEDERATION_CACHE_DIR: '/var/cache/3gs', FEDERATION_ALLOW_LOOPBACK_HTTP: 'true' });
+  t.same([peers.federationRefreshMs, peers.federationCacheDir, peers.federationAllowLoopbackHttp], [30_000, '/var/cache/3gs', true]);
+  t.throws(() => loadConfig({ FEDERATION_ALLOW_LOOPBACK_HTTP: 'yes' }), { message: /FEDERATION_ALLOW_LOOPBACK_HTTP must be one of true, false/ });
   const ops = loadConfig({
     REDIS_URL: 'redis://:secret@10.0.0.5:6380/2', RATE_LIMIT_MAX: '0', RATE_LIMIT_WINDOW_MS: '5000', MAX_EVENT_LOOP_DELAY_MS: '0',
     MAX_HEAP_USED_MB: '512', TRUST_PROXY: '10.0.0.0/8, 192.168.1.10, ::1, fd00::/64', SHUTDOWN_GRACE_MS: '3000', CONNECTION_TIMEOUT_MS: '1000',
