@@ -1,4 +1,6 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { buildMatcher, type Matcher } from '../matcher/matcher.js';
+import { spellingIndex, type SpellingIndex } from '../matcher/spelling.js';
 import type { SigningMode } from '../provenance/signature.js';
 import type { Endorsement, Registry } from '../registry/types.js';
 import { loadCopy, saveCopy, type CachedCopy } from './cache.js';
@@ -34,6 +36,9 @@ export interface FederationView {
 }
 
 export const NO_FEDERATION: FederationView = { peers: () => [] };
+
+/** Spelling candidates from all peers' words together: a shared index proposes more, so more are read. */
+const SHARED_CANDIDATES = 8;
 
 export interface FederationOptions {
   readonly refreshMs: number;
@@ -88,6 +93,12 @@ export class Federation implements FederationView {
   #peers = new Map<string, Peer>();
   #timer: NodeJS.Timeout | undefined;
   #running = 0;
+  /** Verifying and indexing a copy runs one peer at a time, each in its own turn of the event loop. */
+  #accepting: Promise<unknown> = Promise.resolve();
+  /** One spelling index over every peer's words, rebuilt when the copies change and first needed. */
+  #spelling: SpellingIndex | undefined;
+  readonly #sharedSpelling = (): SpellingIndex =>
+    (this.#spelling ??= spellingIndex([...this.#peers.values()].flatMap((p) => (p.copy === undefined ? [] : [...p.copy.matcher.vocabulary()])), SHARED_CANDIDATES));
 
   constructor(options: FederationOptions) {
     this.#options = { ...DEFAULTS, now: Date.now, ...options };
@@ -120,7 +131,8 @@ export class Federation implements FederationView {
         const kept = await loadCopy(dir, peer.endorsement.pubkey, peer.endorsement.url);
         if (kept === undefined || peer.copy !== undefined) return;
         try {
-          peer.copy = this.#accept(peer, kept);
+          peer.copy = await this.#accept(peer, kept);
+          this.#spelling = undefined;
         } catch (err) {
           this.#options.onEvent?.({ kind: 'refused', peer: peer.endorsement, reason: `disk copy: ${(err as Error).message}` });
         }
@@ -167,6 +179,8 @@ export class Federation implements FederationView {
       void this.#refresh(peer).finally(() => {
         peer.inFlight = false;
         this.#running--;
+        // A slot is free: the next peer that is due need not wait for the timer.
+        if (this.#timer !== undefined) this.#tick();
       });
     }
   }
@@ -180,10 +194,11 @@ export class Federation implements FederationView {
         ['registry', 'registry/signature', 'registry/history'].map((path) => fetchDocument(new URL(path, base), limits)),
       );
       const fetchedAt = this.#options.now();
-      const copy = this.#accept(peer, { registry: registry!, signature: signature!, history: history! }, fetchedAt);
+      const copy = await this.#accept(peer, { registry: registry!, signature: signature!, history: history! }, fetchedAt);
       // Dropped or re-pointed while the fetch ran: this answer is for a peer that is no more.
       if (this.#peers.get(endorsement.pubkey) !== peer) return;
       peer.copy = copy;
+      this.#spelling = undefined;
       peer.lastSuccess = fetchedAt;
       peer.failures = 0;
       peer.nextAttempt = fetchedAt + jitter(this.#options.refreshMs);
@@ -206,9 +221,19 @@ export class Federation implements FederationView {
     }
   }
 
-  /** Verifies documents for a peer and builds its matcher; throws PeerRefused. */
-  #accept(peer: Peer, docs: PeerDocuments & Partial<Pick<CachedCopy, 'fetchedAt'>>, fetchedAt = docs.fetchedAt ?? this.#options.now()): PeerCopy {
-    const verified = verifyPeer(docs, peer.endorsement.pubkey, this.#options.allowLoopbackHttp);
-    return { ...verified, matcher: buildMatcher(verified.registry, this.#options.matchThreshold), fetchedAt };
+  /**
+   * Verifies documents for a peer and builds its matcher; throws PeerRefused. Peers answering
+   * together are taken one at a time, each after a turn of the event loop, so that requests are
+   * served between them instead of waiting for the whole batch.
+   */
+  #accept(peer: Peer, docs: PeerDocuments & Partial<Pick<CachedCopy, 'fetchedAt'>>, fetchedAt = docs.fetchedAt ?? this.#options.now()): Promise<PeerCopy> {
+    const turn = this.#accepting.then(async () => {
+      await nextTurn();
+      const verified = verifyPeer(docs, peer.endorsement.pubkey, this.#options.allowLoopbackHttp);
+      const matcher = buildMatcher(verified.registry, this.#options.matchThreshold, { spelling: this.#sharedSpelling });
+      return { ...verified, matcher, fetchedAt };
+    });
+    this.#accepting = turn.catch(() => undefined);
+    return turn;
   }
 }

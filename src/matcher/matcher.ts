@@ -1,8 +1,8 @@
 import { BoundedMemo } from '../util/bounded-memo.js';
-import Fuse from 'fuse.js';
 import type { Category, Registry } from '../registry/types.js';
 import { allowedEdits, editDistance } from './edit-distance.js';
 import { contentWords, stem } from './normalize.js';
+import { spellingIndex, type SpellingIndex } from './spelling.js';
 
 export const DEFAULT_THRESHOLD = 0.4;
 
@@ -28,13 +28,14 @@ export type MatchOutcome =
     };
 
 export interface Matcher {
-  match(query: string, threshold?: number): MatchOutcome;
+  /** `words`: the query's content words when the caller has them already (one query, many registries). */
+  match(query: string, threshold?: number, words?: readonly string[]): MatchOutcome;
+  /** Every spelling this registry uses: what a shared spelling index is built from. */
+  vocabulary(): Iterable<string>;
   /** How many rankings and word corrections are remembered now (each bounded). */
   remembered(): { readonly rankings: number; readonly corrections: number };
 }
 
-/** How loosely fuse.js proposes spelling candidates (its score, 0 = exact); editDistance decides. */
-const TYPO_CANDIDATES = 0.45;
 /** Shorter words are too ambiguous to correct ("rust" vs "trust"). */
 const MIN_TYPO_LENGTH = 5;
 /** How many unknown words' corrections the matcher remembers. */
@@ -79,21 +80,21 @@ interface Keywords {
  * knows (rare words and curated keywords count more) against the query words that point
  * elsewhere or nowhere; fuse.js corrects misspelt words against the registry's vocabulary.
  */
-export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRESHOLD): Matcher {
+export interface MatcherOptions {
+  /**
+   * Where spelling candidates come from, read at each correction: by default an index of this
+   * registry's own words; a federation shares one over all its peers' words.
+   */
+  readonly spelling?: () => SpellingIndex;
+}
+
+export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRESHOLD, options: MatcherOptions = {}): Matcher {
   const slugs = Object.keys(registry.categories).sort();
   const { terms, spellings, keywords } = indexTerms(registry, slugs);
+  const keywordIndex = indexKeywords(keywords);
   const rarest = Math.log(1 + Math.max(slugs.length, 1));
-  // One small fuse.js index per first letter: typists rarely miss the first letter, and
-  // searching ~50 words instead of the whole vocabulary keeps a lookup in microseconds.
-  const byInitial = new Map<string, string[]>();
-  for (const word of spellings.keys()) {
-    const list = byInitial.get(word[0]!);
-    if (list === undefined) byInitial.set(word[0]!, [word]);
-    else list.push(word);
-  }
-  const vocabulary = new Map(
-    [...byInitial].map(([initial, list]) => [initial, new Fuse(list, { threshold: TYPO_CANDIDATES, minMatchCharLength: 3 })]),
-  );
+  const own = options.spelling === undefined ? spellingIndex(spellings.keys()) : undefined;
+  const spelling = options.spelling ?? (() => own!);
 
   // Misspelt and unknown words recur across queries; remembering what each resolved to spares
   // fuse.js the same search. Bounded: emptied when full, so memory stays flat under any traffic.
@@ -114,25 +115,37 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
   function correct(word: string): Hit | undefined {
     const max = allowedEdits(word.length);
     // "bread" is not a typo of "dread": only words with the same first letter are candidates.
-    for (const candidate of vocabulary.get(word[0]!)?.search(word, { limit: 3 }) ?? []) {
-      const edits = editDistance(word, candidate.item, max);
+    // A shared index proposes words of other registries too: only this registry's count here.
+    for (const candidate of spelling().candidates(word)) {
+      const corrected = spellings.get(candidate);
+      if (corrected === undefined) continue;
+      const edits = editDistance(word, candidate, max);
       if (edits > max) continue;
-      const corrected = spellings.get(candidate.item)!;
       // A corrected word counts for a little less than one spelt right.
       return { stem: corrected, term: terms.get(corrected)!, factor: 1 - 0.15 * edits };
     }
     return undefined;
   }
 
-  /** The stems of `sequence` that are keywords of `slug`, alone or as part of a keyword phrase. */
-  function keywordStems(slug: string, sequence: readonly string[]): Set<string> {
-    const k = keywords.get(slug)!;
-    const found = new Set(sequence.filter((s) => k.single.has(s)));
-    for (const phrase of k.phrases) {
-      for (let i = 0; i + phrase.length <= sequence.length; i++) {
-        if (phrase.every((s, j) => sequence[i + j] === s)) phrase.forEach((s) => found.add(s));
+  /**
+   * Per category, the stems of `sequence` that are its keywords, alone or as part of a keyword
+   * phrase in a row. One pass over the query through the keyword index, so the cost follows the
+   * query, not the number of categories.
+   */
+  function keywordStems(sequence: readonly string[]): Map<string, Set<string>> {
+    const found = new Map<string, Set<string>>();
+    const add = (slug: string, stems: readonly string[]) => {
+      const set = found.get(slug);
+      if (set === undefined) found.set(slug, new Set(stems));
+      else stems.forEach((s) => set.add(s));
+    };
+    sequence.forEach((s, i) => {
+      if (s === '') return;
+      for (const slug of keywordIndex.single.get(s) ?? []) add(slug, [s]);
+      for (const { slug, phrase } of keywordIndex.phraseStarts.get(s) ?? []) {
+        if (i + phrase.length <= sequence.length && phrase.every((p, j) => sequence[i + j] === p)) add(slug, phrase);
       }
-    }
+    });
     return found;
   }
 
@@ -150,44 +163,50 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
       sequence.push(hit.stem);
       if ((hits.get(hit.stem)?.factor ?? 0) < hit.factor) hits.set(hit.stem, hit);
     }
-    const candidates = new Set<string>();
-    for (const hit of hits.values()) hit.term.slugs.forEach((slug) => candidates.add(slug));
     // A keyword weighs as much against the other categories as it weighs for its own.
-    const strongBySlug = new Map([...candidates].map((slug) => [slug, keywordStems(slug, sequence)]));
+    const strongBySlug = keywordStems(sequence);
     const strongAnywhere = new Set([...strongBySlug.values()].flatMap((set) => [...set]));
+    const NONE: ReadonlySet<string> = new Set();
 
-    const ranked: (MatchCandidate & { named: number })[] = [];
-    for (const slug of candidates) {
-      const strong = strongBySlug.get(slug)!;
-      const name = keywords.get(slug)!.name;
-      let evidence = 0;
-      let against = 0;
-      let shared = 0;
-      let named = 0;
-      for (const hit of hits.values()) {
-        if (hit.term.slugs.includes(slug)) {
-          evidence += hit.term.weight * hit.factor * (strong.has(hit.stem) ? KEYWORD_BONUS : 1);
-          if (name.has(hit.stem)) named++;
-          shared++;
-        } else {
-          against += hit.term.weight * (strongAnywhere.has(hit.stem) ? KEYWORD_BONUS : 1);
-        }
+    // One pass over the hits and the categories each names (an inverted index): a category's
+    // evidence is what its own words weigh; what weighs against it is every other hit, that is
+    // the total of all hits less its own.
+    const tally = new Map<string, { evidence: number; own: number; shared: number; named: number }>();
+    let total = 0;
+    for (const hit of hits.values()) {
+      const weight = hit.term.weight * (strongAnywhere.has(hit.stem) ? KEYWORD_BONUS : 1);
+      total += weight;
+      for (const slug of hit.term.slugs) {
+        let t = tally.get(slug);
+        if (t === undefined) tally.set(slug, (t = { evidence: 0, own: 0, shared: 0, named: 0 }));
+        t.evidence += hit.term.weight * hit.factor * ((strongBySlug.get(slug) ?? NONE).has(hit.stem) ? KEYWORD_BONUS : 1);
+        t.own += weight;
+        t.shared++;
+        if (keywords.get(slug)!.name.has(hit.stem)) t.named++;
       }
+    }
+    // Ties go to the category whose own name holds more of the query's words ("rust"), then by
+    // slug. Only the best two are ever used: kept in one pass rather than sorting every candidate.
+    type Ranked = MatchCandidate & { named: number };
+    const before = (a: Ranked, b: Ranked) => b.score - a.score || b.named - a.named || (a.slug < b.slug ? -1 : 1);
+    let first: Ranked | undefined;
+    let second: Ranked | undefined;
+    for (const [slug, { evidence, own, shared, named }] of tally) {
+      const strong = strongBySlug.get(slug) ?? NONE;
       // Strong evidence: a keyword, or everyday words worth at least two words unique to this category.
       const perUnknown = strong.size > 0 || (shared > 1 && evidence >= 2 * rarest) ? UNKNOWN_WEIGHT_STRONG : UNKNOWN_WEIGHT_WEAK;
       // Long requests carry more context words: their weight grows with the square root of their number.
-      against += Math.sqrt(unknown) * perUnknown * rarest;
-      ranked.push({ slug, score: round(evidence / (evidence + against)), named });
+      const against = total - own + Math.sqrt(unknown) * perUnknown * rarest;
+      const c = { slug, score: round(evidence / (evidence + against)), named };
+      if (first === undefined || before(c, first) < 0) [first, second] = [c, first];
+      else if (second === undefined || before(c, second) < 0) second = c;
     }
-    // Ties go to the category whose own name holds more of the query's words ("rust"), then by slug.
-    return ranked
-      .sort((a, b) => b.score - a.score || b.named - a.named || (a.slug < b.slug ? -1 : 1))
-      .map(({ slug, score }) => ({ slug, score }));
+    return [first, second].filter((c) => c !== undefined).map(({ slug, score }) => ({ slug, score }));
   }
 
   return {
-    match(query, threshold = defaultThreshold) {
-      const words = contentWords(query);
+    match(query, threshold = defaultThreshold, given) {
+      const words = given ?? contentWords(query);
       if (words.length === 0) {
         return { kind: 'no-match', reason: 'empty-query', closest: null, threshold };
       }
@@ -200,6 +219,7 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
       return { kind: 'match', slug: best.slug, category, score: best.score, runnerUp: second ?? null };
     },
     remembered: () => ({ rankings: rankings.size, corrections: corrections.size }),
+    vocabulary: () => spellings.keys(),
   };
 }
 
@@ -237,6 +257,17 @@ function indexTerms(registry: Registry, slugs: readonly string[]) {
     terms.set(s, { weight: Math.log(1 + slugs.length / list.length), slugs: list });
   }
   return { terms, spellings, keywords };
+}
+
+/** Keyword stems to the categories they belong to, and keyword phrases by their first stem. */
+function indexKeywords(keywords: ReadonlyMap<string, Keywords>) {
+  const single = new Map<string, string[]>();
+  const phraseStarts = new Map<string, { slug: string; phrase: readonly string[] }[]>();
+  for (const [slug, k] of keywords) {
+    for (const s of k.single) single.set(s, [...(single.get(s) ?? []), slug]);
+    for (const phrase of k.phrases) phraseStarts.set(phrase[0]!, [...(phraseStarts.get(phrase[0]!) ?? []), { slug, phrase }]);
+  }
+  return { single, phraseStarts };
 }
 
 /** Scores are reported to agents; three decimals also make ties exact. */
