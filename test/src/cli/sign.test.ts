@@ -224,3 +224,14 @@ t.test('sign refuses a registry that endorses its own curator', async (t) => {
   t.equal(res.code, 1);
   t.match(res.err, /^error endorsement 1\.pubkey: a curator cannot endorse itself$/m);
 });
+
+t.test('check and sign apply FEDERATION_ALLOW_LOOPBACK_HTTP as the server does', async (t) => {
+  const folder = await curatorFolder();
+  await folder.edit((s) => s.replace('"endorsements": []', `"endorsements": [{"pubkey": "${otherPublicKey()}", "url": "http://127.0.0.1:3001", "name": "Local", "since": "2026-01-01"}]`));
+  t.match((await cli('check', folder.registry)).err, /endorsement 1\.url: must be an absolute https URL$/m);
+  const saved = process.env.FEDERATION_ALLOW_LOOPBACK_HTTP;
+  t.teardown(() => (saved === undefined ? delete process.env.FEDERATION_ALLOW_LOOPBACK_HTTP : (process.env.FEDERATION_ALLOW_LOOPBACK_HTTP = saved)));
+  process.env.FEDERATION_ALLOW_LOOPBACK_HTTP = 'true';
+  t.equal((await cli('check', folder.registry)).code, 0);
+  t.equal((await folder.sign()).code, 0);
+});

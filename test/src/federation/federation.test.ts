@@ -88,6 +88,8 @@ t.test('federation: a good peer answers, every refused or failing peer is named 
   t.same((both.json.result as unknown as { structuredContent: Answers }).structuredContent.answers.map((a) => a.trust), ['curator'], "this server's own answer, trust curator");
   const local = await callTool(app, session, 'get_sources', { query: 'how do I get a ham radio license' });
   t.equal(local.json.result!.isError, true, 'get_sources answers from the local registry only');
+  const nothing = await callTool(app, session, 'get_federated_sources', { query: 'zzzqqq xxyyzz' });
+  t.match(nothing.json.result!.content[0]!.text, /No category shares any words with it\./);
   const none = await callTool(app, session, 'get_federated_sources', { query: 'quantum chromodynamics lattice' });
   t.equal(none.json.result!.isError, true);
   t.match(none.json.result!.content[0]!.text, /^No category of this registry or of the 7 endorsed registries matches the query well enough\./);

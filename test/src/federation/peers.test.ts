@@ -29,6 +29,7 @@ t.test('each bad reply is refused with its reason: status, content type, redirec
   const cases: [string, Parameters<typeof fakeServer>[1], RegExp, Partial<FederationOptions>?][] = [
     ['HTTP 500', (_req, res) => { res.statusCode = 500; res.end(); }, /^HTTP 500$/],
     ['HTML', (_req, res) => { res.setHeader('content-type', 'text/html'); res.end('<html>'); }, /^content type "text\/html", not JSON$/],
+    ['no content type', (_req, res) => { res.removeHeader('content-type'); res.end(); }, /^content type "none", not JSON$/],
     ['a redirect loop', (req, res) => { res.statusCode = 302; res.setHeader('location', req.url!); res.end(); }, /^more than 3 redirects$/],
     ['a redirect to plain http elsewhere', (_req, res) => { res.statusCode = 302; res.setHeader('location', 'http://10.1.2.3:8080/registry'); res.end(); }, /^redirected to an address peers may not use$/],
     ['a declared length over the cap', (_req, res) => { res.setHeader('content-type', 'application/json'); res.setHeader('content-length', String(6 * 1024 * 1024)); res.end(); }, /^larger than 5242880 bytes$/],
