@@ -37,8 +37,6 @@ export interface FederationView {
 
 export const NO_FEDERATION: FederationView = { peers: () => [] };
 
-/** Spelling candidates from all peers' words together: a shared index proposes more, so more are read. */
-const SHARED_CANDIDATES = 8;
 
 export interface FederationOptions {
   readonly refreshMs: number;
@@ -95,10 +93,14 @@ export class Federation implements FederationView {
   #running = 0;
   /** Verifying and indexing a copy runs one peer at a time, each in its own turn of the event loop. */
   #accepting: Promise<unknown> = Promise.resolve();
-  /** One spelling index over every peer's words, rebuilt when the copies change and first needed. */
+  /**
+   * One spelling index over every peer's words, rebuilt when the copies change and first needed.
+   * It proposes every candidate (no limit) and each peer keeps only its own words: another
+   * peer's words can neither stand in for nor crowd out this peer's.
+   */
   #spelling: SpellingIndex | undefined;
   readonly #sharedSpelling = (): SpellingIndex =>
-    (this.#spelling ??= spellingIndex([...this.#peers.values()].flatMap((p) => (p.copy === undefined ? [] : [...p.copy.matcher.vocabulary()])), SHARED_CANDIDATES));
+    (this.#spelling ??= spellingIndex([...this.#peers.values()].flatMap((p) => (p.copy === undefined ? [] : [...p.copy.matcher.vocabulary()]))));
 
   constructor(options: FederationOptions) {
     this.#options = { ...DEFAULTS, now: Date.now, ...options };

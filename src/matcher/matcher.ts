@@ -1,6 +1,5 @@
 import { BoundedMemo } from '../util/bounded-memo.js';
 import type { Category, Registry } from '../registry/types.js';
-import { allowedEdits, editDistance } from './edit-distance.js';
 import { contentWords, stem } from './normalize.js';
 import { spellingIndex, type SpellingIndex } from './spelling.js';
 
@@ -38,6 +37,11 @@ export interface Matcher {
 
 /** Shorter words are too ambiguous to correct ("rust" vs "trust"). */
 const MIN_TYPO_LENGTH = 5;
+/**
+ * Words looked up as typos per query, the first ones unknown: a query of many unknown long words
+ * must not cost many lookups (a person makes a typo or two; past this, words are unknown).
+ */
+export const MAX_TYPO_LOOKUPS = 4;
 /** How many unknown words' corrections the matcher remembers. */
 export const MAX_REMEMBERED_WORDS = 10_000;
 /** How many rankings (by normalised query) the matcher remembers. */
@@ -57,6 +61,8 @@ const UNKNOWN_WEIGHT_STRONG = 0.5;
 interface Term {
   readonly weight: number;
   readonly slugs: readonly string[];
+  /** The same categories by their place in the sorted slugs: what the scoring loop counts by. */
+  readonly ids: readonly number[];
 }
 
 interface Hit {
@@ -92,8 +98,21 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
   const slugs = Object.keys(registry.categories).sort();
   const { terms, spellings, keywords } = indexTerms(registry, slugs);
   const keywordIndex = indexKeywords(keywords);
+  const names = slugs.map((slug) => keywords.get(slug)!.name);
+  // Scratch space for rank(), reused by every query (ranking is synchronous).
+  const size = slugs.length;
+  const tally = {
+    evidence: new Float64Array(size),
+    own: new Float64Array(size),
+    shared: new Int32Array(size),
+    named: new Int32Array(size),
+    touched: new Int32Array(size),
+    mark: new Uint32Array(size),
+    round: 1,
+  };
   const rarest = Math.log(1 + Math.max(slugs.length, 1));
-  const own = options.spelling === undefined ? spellingIndex(spellings.keys()) : undefined;
+  // Its own words: the three closest are enough (every candidate is one of this registry's words).
+  const own = options.spelling === undefined ? spellingIndex(spellings.keys(), 3) : undefined;
   const spelling = options.spelling ?? (() => own!);
 
   // Misspelt and unknown words recur across queries; remembering what each resolved to spares
@@ -103,24 +122,22 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
   // normalised query. Bounded the same way.
   const rankings = new BoundedMemo<string, readonly MatchCandidate[]>(MAX_REMEMBERED_RANKINGS);
 
-  function resolve(word: string): Hit | undefined {
+  /** A registry word, exactly or (while `mayCorrect`) through a typo correction; `typo` says which was tried. */
+  function resolve(word: string, mayCorrect: boolean): { hit: Hit | undefined; typo: boolean } {
     const exact = stem(word);
     const term = terms.get(exact);
-    if (term !== undefined) return { stem: exact, term, factor: 1 };
-    if (word.length < MIN_TYPO_LENGTH) return undefined;
-    return corrections.get(word, (w) => correct(w) ?? null) ?? undefined;
+    if (term !== undefined) return { hit: { stem: exact, term, factor: 1 }, typo: false };
+    if (word.length < MIN_TYPO_LENGTH || !mayCorrect) return { hit: undefined, typo: false };
+    return { hit: corrections.get(word, (w) => correct(w) ?? null) ?? undefined, typo: true };
   }
 
   /** The registry word `word` is a typo of, if any. */
   function correct(word: string): Hit | undefined {
-    const max = allowedEdits(word.length);
     // "bread" is not a typo of "dread": only words with the same first letter are candidates.
     // A shared index proposes words of other registries too: only this registry's count here.
-    for (const candidate of spelling().candidates(word)) {
+    for (const { word: candidate, edits } of spelling().candidates(word)) {
       const corrected = spellings.get(candidate);
       if (corrected === undefined) continue;
-      const edits = editDistance(word, candidate, max);
-      if (edits > max) continue;
       // A corrected word counts for a little less than one spelt right.
       return { stem: corrected, term: terms.get(corrected)!, factor: 1 - 0.15 * edits };
     }
@@ -153,8 +170,10 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
     const hits = new Map<string, Hit>();
     const sequence: string[] = [];
     let unknown = 0;
+    let typos = 0;
     for (const word of words) {
-      const hit = resolve(word);
+      const { hit, typo } = resolve(word, typos < MAX_TYPO_LOOKUPS);
+      if (typo) typos++;
       if (hit === undefined) {
         unknown++;
         sequence.push('');
@@ -171,27 +190,42 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
     // One pass over the hits and the categories each names (an inverted index): a category's
     // evidence is what its own words weigh; what weighs against it is every other hit, that is
     // the total of all hits less its own.
-    const tally = new Map<string, { evidence: number; own: number; shared: number; named: number }>();
+    // Counted in typed arrays by category number, reset only where touched: a category costs a
+    // few additions per query word it shares, whatever the size of the registry.
+    let touchedCount = 0;
     let total = 0;
     for (const hit of hits.values()) {
-      const weight = hit.term.weight * (strongAnywhere.has(hit.stem) ? KEYWORD_BONUS : 1);
+      const strongHere = strongAnywhere.has(hit.stem);
+      const weight = hit.term.weight * (strongHere ? KEYWORD_BONUS : 1);
       total += weight;
-      for (const slug of hit.term.slugs) {
-        let t = tally.get(slug);
-        if (t === undefined) tally.set(slug, (t = { evidence: 0, own: 0, shared: 0, named: 0 }));
-        t.evidence += hit.term.weight * hit.factor * ((strongBySlug.get(slug) ?? NONE).has(hit.stem) ? KEYWORD_BONUS : 1);
-        t.own += weight;
-        t.shared++;
-        if (keywords.get(slug)!.name.has(hit.stem)) t.named++;
+      const ids = hit.term.ids;
+      for (let i = 0; i < ids.length; i++) {
+        const id = ids[i]!;
+        if (tally.mark[id] !== tally.round) {
+          tally.mark[id] = tally.round;
+          tally.touched[touchedCount++] = id;
+          tally.evidence[id] = 0;
+          tally.own[id] = 0;
+          tally.shared[id] = 0;
+          tally.named[id] = 0;
+        }
+        tally.evidence[id]! += hit.term.weight * hit.factor * (strongHere && strongBySlug.get(slugs[id]!)?.has(hit.stem) ? KEYWORD_BONUS : 1);
+        tally.own[id]! += weight;
+        tally.shared[id]!++;
+        if (names[id]!.has(hit.stem)) tally.named[id]!++;
       }
     }
+    tally.round = (tally.round % 0xffff_fffe) + 1;
     // Ties go to the category whose own name holds more of the query's words ("rust"), then by
     // slug. Only the best two are ever used: kept in one pass rather than sorting every candidate.
     type Ranked = MatchCandidate & { named: number };
     const before = (a: Ranked, b: Ranked) => b.score - a.score || b.named - a.named || (a.slug < b.slug ? -1 : 1);
     let first: Ranked | undefined;
     let second: Ranked | undefined;
-    for (const [slug, { evidence, own, shared, named }] of tally) {
+    for (let t = 0; t < touchedCount; t++) {
+      const id = tally.touched[t]!;
+      const slug = slugs[id]!;
+      const [evidence, own, shared, named] = [tally.evidence[id]!, tally.own[id]!, tally.shared[id]!, tally.named[id]!];
       const strong = strongBySlug.get(slug) ?? NONE;
       // Strong evidence: a keyword, or everyday words worth at least two words unique to this category.
       const perUnknown = strong.size > 0 || (shared > 1 && evidence >= 2 * rarest) ? UNKNOWN_WEIGHT_STRONG : UNKNOWN_WEIGHT_WEAK;
@@ -253,8 +287,9 @@ function indexTerms(registry: Registry, slugs: readonly string[]) {
     keywords.set(slug, { name, single, phrases });
   }
   const terms = new Map<string, Term>();
+  const idOf = new Map(slugs.map((slug, i) => [slug, i]));
   for (const [s, list] of owners) {
-    terms.set(s, { weight: Math.log(1 + slugs.length / list.length), slugs: list });
+    terms.set(s, { weight: Math.log(1 + slugs.length / list.length), slugs: list, ids: list.map((slug) => idOf.get(slug)!) });
   }
   return { terms, spellings, keywords };
 }
@@ -264,8 +299,16 @@ function indexKeywords(keywords: ReadonlyMap<string, Keywords>) {
   const single = new Map<string, string[]>();
   const phraseStarts = new Map<string, { slug: string; phrase: readonly string[] }[]>();
   for (const [slug, k] of keywords) {
-    for (const s of k.single) single.set(s, [...(single.get(s) ?? []), slug]);
-    for (const phrase of k.phrases) phraseStarts.set(phrase[0]!, [...(phraseStarts.get(phrase[0]!) ?? []), { slug, phrase }]);
+    for (const s of k.single) {
+      const list = single.get(s);
+      if (list === undefined) single.set(s, [slug]);
+      else list.push(slug);
+    }
+    for (const phrase of k.phrases) {
+      const list = phraseStarts.get(phrase[0]!);
+      if (list === undefined) phraseStarts.set(phrase[0]!, [{ slug, phrase }]);
+      else list.push({ slug, phrase });
+    }
   }
   return { single, phraseStarts };
 }

@@ -1,9 +1,20 @@
 import Fuse from 'fuse.js';
 import { BoundedMemo } from '../util/bounded-memo.js';
+import { allowedEdits, editDistance } from './edit-distance.js';
 
-/** Proposes registry words a misspelt word may have meant; the matcher decides with editDistance. */
+/** A word a misspelt word may have meant, and how many edits apart they are. */
+export interface Candidate {
+  readonly word: string;
+  readonly edits: number;
+}
+
+/**
+ * Proposes registry words a misspelt word may have meant, best first, each within the edits
+ * allowed for its length (editDistance decides; fuse.js only proposes). Computed once per word,
+ * however many registries then read it.
+ */
 export interface SpellingIndex {
-  candidates(word: string): readonly string[];
+  candidates(word: string): readonly Candidate[];
 }
 
 /** How loosely fuse.js proposes spelling candidates (its score, 0 = exact); editDistance decides. */
@@ -17,19 +28,20 @@ const MAX_REMEMBERED = 10_000;
  * microseconds. Built once per registry, or once for all of a federation's peers together, so
  * that a query's unknown words are looked up once however many registries it is asked of.
  */
-export function spellingIndex(words: Iterable<string>, limit = 3): SpellingIndex {
-  const known = new Set(words);
+export function spellingIndex(words: Iterable<string>, limit?: number): SpellingIndex {
   const byInitial = new Map<string, string[]>();
-  for (const word of known) {
+  for (const word of new Set(words)) {
     const list = byInitial.get(word[0]!);
     if (list === undefined) byInitial.set(word[0]!, [word]);
     else list.push(word);
   }
   const indexes = new Map([...byInitial].map(([initial, list]) => [initial, new Fuse(list, { threshold: TYPO_CANDIDATES, minMatchCharLength: 3 })]));
-  const memo = new BoundedMemo<string, readonly string[]>(MAX_REMEMBERED);
-  return {
-    // A word of the vocabulary is a word, not a typo: in a shared index, a peer's own word is never
-    // "corrected" into another registry's.
-    candidates: (word) => (known.has(word) ? [] : memo.get(word, (w) => (indexes.get(w[0]!)?.search(w, { limit }) ?? []).map((r) => r.item))),
+  const memo = new BoundedMemo<string, readonly Candidate[]>(MAX_REMEMBERED);
+  const search = (word: string): readonly Candidate[] => {
+    const max = allowedEdits(word.length);
+    return (indexes.get(word[0]!)?.search(word, limit === undefined ? undefined : { limit }) ?? [])
+      .map((r) => ({ word: r.item, edits: editDistance(word, r.item, max) }))
+      .filter((c) => c.edits <= max);
   };
+  return { candidates: (word) => memo.get(word, search) };
 }
