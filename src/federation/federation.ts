@@ -1,8 +1,11 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { buildMatcher, type Matcher } from '../matcher/matcher.js';
-import { spellingIndex, type SpellingIndex } from '../matcher/spelling.js';
+import { editDistanceIndex, type SpellingIndex } from '../matcher/spelling.js';
 import type { SigningMode } from '../provenance/signature.js';
 import type { Endorsement, Registry } from '../registry/types.js';
+import { createHash } from 'node:crypto';
+import semver from 'semver';
+import { entryHash, type HistoryEntry } from '../provenance/history.js';
 import { loadCopy, saveCopy, type CachedCopy } from './cache.js';
 import { fetchDocument, PeerFetchError, type FetchLimits } from './fetch.js';
 import { PeerRefused, verifyPeer, type PeerDocuments } from './verify.js';
@@ -13,6 +16,9 @@ export type PeerState = 'fresh' | 'stale' | 'unavailable';
 /** A peer's registry that passed every check, ready to answer. */
 export interface PeerCopy {
   readonly registry: Registry;
+  readonly history: readonly HistoryEntry[];
+  /** SHA-256 of the three documents as fetched: an unchanged peer costs a comparison, not a rebuild. */
+  readonly fingerprint: string;
   readonly matcher: Matcher;
   readonly sha256: string;
   readonly version: string;
@@ -59,6 +65,8 @@ export type PeerEvent =
   | { readonly kind: 'updated'; readonly peer: Endorsement; readonly version: string };
 
 export const PEER_MAX_BYTES = 5 * 1024 * 1024;
+/** A signature document is a few hundred bytes. */
+const SIGNATURE_MAX_BYTES = 16 * 1024;
 const DEFAULTS = { timeoutMs: 5000, maxBytes: PEER_MAX_BYTES, maxRedirects: 3, concurrency: 4 };
 /** The first retry of a failing peer; each further failure doubles it, up to the refresh period. */
 const FIRST_BACKOFF_MS = 5000;
@@ -77,6 +85,31 @@ interface Peer {
   inFlight: boolean;
 }
 
+function fingerprint(docs: PeerDocuments): string {
+  const hash = createHash('sha256');
+  for (const doc of [docs.registry, docs.signature, docs.history]) hash.update(createHash('sha256').update(doc).digest());
+  return hash.digest('hex');
+}
+
+/**
+ * A peer's new copy must move forward from the one in use: a higher version, and a history that
+ * extends the one seen (as a reload of our own registry must). Otherwise whoever controls the
+ * peer's server could replay an older signed registry, or a branch the curator abandoned.
+ */
+function refuseRollback(previous: PeerCopy, next: PeerCopy): void {
+  if (!semver.gt(next.version, previous.version)) {
+    throw new PeerRefused(
+      next.version === previous.version
+        ? `another registry under the version in use (${previous.version})`
+        : `an older version (${next.version.slice(0, 40)}) than the one in use (${previous.version})`,
+    );
+  }
+  const head = previous.history[previous.history.length - 1];
+  if (head === undefined) return;
+  const at = next.history[previous.history.length - 1];
+  if (at === undefined || entryHash(at) !== entryHash(head)) throw new PeerRefused(`a history that does not extend the one in use (version ${previous.version})`);
+}
+
 /** ±10%: peers endorsed together do not all refresh in the same second. */
 const jitter = (ms: number) => ms * (0.9 + Math.random() * 0.2);
 
@@ -91,6 +124,8 @@ export class Federation implements FederationView {
   #peers = new Map<string, Peer>();
   #timer: NodeJS.Timeout | undefined;
   #running = 0;
+  /** Aborts the fetches in flight when the server closes. */
+  #stopped = new AbortController();
   /** Verifying and indexing a copy runs one peer at a time, each in its own turn of the event loop. */
   #accepting: Promise<unknown> = Promise.resolve();
   /**
@@ -100,7 +135,7 @@ export class Federation implements FederationView {
    */
   #spelling: SpellingIndex | undefined;
   readonly #sharedSpelling = (): SpellingIndex =>
-    (this.#spelling ??= spellingIndex([...this.#peers.values()].flatMap((p) => (p.copy === undefined ? [] : [...p.copy.matcher.vocabulary()]))));
+    (this.#spelling ??= editDistanceIndex([...this.#peers.values()].flatMap((p) => (p.copy === undefined ? [] : [...p.copy.matcher.vocabulary()]))));
 
   constructor(options: FederationOptions) {
     this.#options = { ...DEFAULTS, now: Date.now, ...options };
@@ -122,6 +157,8 @@ export class Federation implements FederationView {
       }
     }
     this.#peers = next;
+    // A peer no longer endorsed takes its words out of the shared spelling index.
+    this.#spelling = undefined;
   }
 
   /** Reads the copies kept on disk, each verified again; for peers that have none yet. */
@@ -145,6 +182,7 @@ export class Federation implements FederationView {
   /** Starts refreshing in the background; the timer never keeps the process alive. */
   start(): void {
     if (this.#timer !== undefined) return;
+    if (this.#stopped.signal.aborted) this.#stopped = new AbortController();
     this.#timer = setInterval(() => this.#tick(), TICK_MS);
     this.#timer.unref();
     this.#tick();
@@ -153,6 +191,7 @@ export class Federation implements FederationView {
   stop(): void {
     clearInterval(this.#timer);
     this.#timer = undefined;
+    this.#stopped.abort();
   }
 
   peers(): readonly PeerView[] {
@@ -190,23 +229,42 @@ export class Federation implements FederationView {
   async #refresh(peer: Peer): Promise<void> {
     const { endorsement } = peer;
     const base = new URL(endorsement.url.endsWith('/') ? endorsement.url : `${endorsement.url}/`);
-    const limits: FetchLimits = this.#options;
+    // One failure ends the other two fetches of this attempt, and closing the server ends all.
+    const attempt = new AbortController();
+    const signal = AbortSignal.any([attempt.signal, this.#stopped.signal]);
+    const limits: FetchLimits = { ...this.#options, signal };
     try {
       const [registry, signature, history] = await Promise.all(
-        ['registry', 'registry/signature', 'registry/history'].map((path) => fetchDocument(new URL(path, base), limits)),
-      );
+        (['registry', 'registry/signature', 'registry/history'] as const).map((path) =>
+          fetchDocument(new URL(path, base), path === 'registry/signature' ? { ...limits, maxBytes: SIGNATURE_MAX_BYTES } : limits),
+        ),
+      ).catch((err: unknown) => {
+        attempt.abort();
+        throw err;
+      });
+      if (this.#stopped.signal.aborted) return;
       const fetchedAt = this.#options.now();
-      const copy = await this.#accept(peer, { registry: registry!, signature: signature!, history: history! }, fetchedAt);
+      const docs = { registry: registry!, signature: signature!, history: history! };
+      const previous = peer.copy;
+      const unchanged = previous !== undefined && previous.fingerprint === fingerprint(docs);
+      const copy = unchanged ? { ...previous, fetchedAt } : await this.#accept(peer, docs, fetchedAt);
+      if (!unchanged && previous !== undefined) refuseRollback(previous, copy);
       // Dropped or re-pointed while the fetch ran: this answer is for a peer that is no more.
-      if (this.#peers.get(endorsement.pubkey) !== peer) return;
+      if (this.#peers.get(endorsement.pubkey) !== peer || this.#stopped.signal.aborted) return;
       peer.copy = copy;
+      if (unchanged) {
+        peer.lastSuccess = fetchedAt;
+        peer.failures = 0;
+        peer.nextAttempt = fetchedAt + jitter(this.#options.refreshMs);
+        return;
+      }
       this.#spelling = undefined;
       peer.lastSuccess = fetchedAt;
       peer.failures = 0;
       peer.nextAttempt = fetchedAt + jitter(this.#options.refreshMs);
       this.#options.onEvent?.({ kind: 'updated', peer: endorsement, version: copy.version });
       const dir = this.#options.cacheDir;
-      if (dir !== undefined) {
+      if (dir !== undefined && !this.#stopped.signal.aborted) {
         await saveCopy(dir, endorsement.pubkey, endorsement.url, { registry: registry!, signature: signature!, history: history!, fetchedAt }).catch((err: NodeJS.ErrnoException) =>
           this.#options.onEvent?.({ kind: 'failed', peer: endorsement, reason: `cannot write its disk copy (${err.code ?? 'write error'})` }),
         );
@@ -233,7 +291,7 @@ export class Federation implements FederationView {
       await nextTurn();
       const verified = verifyPeer(docs, peer.endorsement.pubkey, this.#options.allowLoopbackHttp);
       const matcher = buildMatcher(verified.registry, this.#options.matchThreshold, { spelling: this.#sharedSpelling });
-      return { ...verified, matcher, fetchedAt };
+      return { ...verified, matcher, fetchedAt, fingerprint: fingerprint(docs) };
     });
     this.#accepting = turn.catch(() => undefined);
     return turn;

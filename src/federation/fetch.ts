@@ -9,6 +9,8 @@ export interface FetchLimits {
   readonly maxBytes: number;
   readonly maxRedirects: number;
   readonly allowLoopbackHttp: boolean;
+  /** Ends the fetch early (another document of the peer failed, or the server is closing). */
+  readonly signal?: AbortSignal;
 }
 
 /** The JSON media types a peer may answer with. */
@@ -20,21 +22,25 @@ const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
  * declared length is checked first, then every chunk as it arrives), all within `timeoutMs`.
  */
 export async function fetchDocument(start: URL, limits: FetchLimits): Promise<Buffer> {
-  const signal = AbortSignal.timeout(limits.timeoutMs);
+  const timeout = AbortSignal.timeout(limits.timeoutMs);
+  const signal = limits.signal === undefined ? timeout : AbortSignal.any([timeout, limits.signal]);
   let url = start;
   for (let hops = 0; ; hops++) {
     let res: Response;
     try {
       res = await fetch(url, { signal, redirect: 'manual', headers: { accept: 'application/json' } });
     } catch (err) {
-      throw new PeerFetchError(signal.aborted ? `no answer within ${limits.timeoutMs} ms` : `unreachable (${describeCause(err)})`);
+      throw new PeerFetchError(timeout.aborted ? `no answer within ${limits.timeoutMs} ms` : signal.aborted ? 'cancelled' : `unreachable (${describeCause(err)})`);
     }
     const location = res.headers.get('location');
     if (res.status >= 300 && res.status < 400 && location !== null) {
       await res.body?.cancel();
       const next = URL.canParse(location, url) ? new URL(location, url) : undefined;
       if (hops + 1 > limits.maxRedirects) throw new PeerFetchError(`more than ${limits.maxRedirects} redirects`);
-      if (next === undefined || !peerUrlAllowed(next.href, limits.allowLoopbackHttp)) throw new PeerFetchError('redirected to an address peers may not use');
+      // Same origin only: a peer may move a path, but not send us to probe other hosts.
+      if (next === undefined || next.origin !== start.origin || !peerUrlAllowed(next.href, limits.allowLoopbackHttp)) {
+        throw new PeerFetchError('redirected to another origin');
+      }
       url = next;
       continue;
     }
@@ -46,11 +52,11 @@ export async function fetchDocument(start: URL, limits: FetchLimits): Promise<Bu
       await res.body?.cancel();
       throw new PeerFetchError(`content type ${JSON.stringify((res.headers.get('content-type') ?? 'none').slice(0, 60))}, not JSON`);
     }
-    return readCapped(res, limits, signal);
+    return readCapped(res, limits, signal, timeout);
   }
 }
 
-async function readCapped(res: Response, limits: FetchLimits, signal: AbortSignal): Promise<Buffer> {
+async function readCapped(res: Response, limits: FetchLimits, signal: AbortSignal, timeout: AbortSignal): Promise<Buffer> {
   const tooBig = () => new PeerFetchError(`larger than ${limits.maxBytes} bytes`);
   const declared = Number(res.headers.get('content-length') ?? Number.NaN);
   if (declared > limits.maxBytes) {
@@ -73,7 +79,7 @@ async function readCapped(res: Response, limits: FetchLimits, signal: AbortSigna
     }
   } catch (err) {
     if (err instanceof PeerFetchError) throw err;
-    throw new PeerFetchError(signal.aborted ? `no answer within ${limits.timeoutMs} ms` : 'the reply was cut off');
+    throw new PeerFetchError(timeout.aborted ? `no answer within ${limits.timeoutMs} ms` : signal.aborted ? 'cancelled' : 'the reply was cut off');
   }
   return Buffer.concat(chunks);
 }

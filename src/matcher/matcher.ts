@@ -26,9 +26,22 @@ export type MatchOutcome =
       readonly threshold: number;
     };
 
+/** A query normalised once, for asking many registries: its content words and its memo key. */
+export interface PreparedQuery {
+  readonly words: readonly string[];
+  /** Each word's stem, computed once for every registry asked. */
+  readonly stems: readonly string[];
+  readonly key: string;
+}
+
+export function prepareQuery(query: string): PreparedQuery {
+  const words = contentWords(query);
+  return { words, stems: words.map(stem), key: words.join(' ') };
+}
+
 export interface Matcher {
-  /** `words`: the query's content words when the caller has them already (one query, many registries). */
-  match(query: string, threshold?: number, words?: readonly string[]): MatchOutcome;
+  /** `prepared`: the query already normalised (one query, many registries: one key string shared by all). */
+  match(query: string, threshold?: number, prepared?: PreparedQuery): MatchOutcome;
   /** Every spelling this registry uses: what a shared spelling index is built from. */
   vocabulary(): Iterable<string>;
   /** How many rankings and word corrections are remembered now (each bounded). */
@@ -123,8 +136,7 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
   const rankings = new BoundedMemo<string, readonly MatchCandidate[]>(MAX_REMEMBERED_RANKINGS);
 
   /** A registry word, exactly or (while `mayCorrect`) through a typo correction; `typo` says which was tried. */
-  function resolve(word: string, mayCorrect: boolean): { hit: Hit | undefined; typo: boolean } {
-    const exact = stem(word);
+  function resolve(word: string, exact: string, mayCorrect: boolean): { hit: Hit | undefined; typo: boolean } {
     const term = terms.get(exact);
     if (term !== undefined) return { hit: { stem: exact, term, factor: 1 }, typo: false };
     if (word.length < MIN_TYPO_LENGTH || !mayCorrect) return { hit: undefined, typo: false };
@@ -166,13 +178,13 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
     return found;
   }
 
-  function rank(words: readonly string[]): MatchCandidate[] {
+  function rank({ words, stems }: PreparedQuery): MatchCandidate[] {
     const hits = new Map<string, Hit>();
     const sequence: string[] = [];
     let unknown = 0;
     let typos = 0;
-    for (const word of words) {
-      const { hit, typo } = resolve(word, typos < MAX_TYPO_LOOKUPS);
+    for (const [i, word] of words.entries()) {
+      const { hit, typo } = resolve(word, stems[i]!, typos < MAX_TYPO_LOOKUPS);
       if (typo) typos++;
       if (hit === undefined) {
         unknown++;
@@ -184,8 +196,7 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
     }
     // A keyword weighs as much against the other categories as it weighs for its own.
     const strongBySlug = keywordStems(sequence);
-    const strongAnywhere = new Set([...strongBySlug.values()].flatMap((set) => [...set]));
-    const NONE: ReadonlySet<string> = new Set();
+    const strongAnywhere = strongBySlug.size === 0 ? NONE : new Set([...strongBySlug.values()].flatMap((set) => [...set]));
 
     // One pass over the hits and the categories each names (an inverted index): a category's
     // evidence is what its own words weigh; what weighs against it is every other hit, that is
@@ -231,7 +242,10 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
       const perUnknown = strong.size > 0 || (shared > 1 && evidence >= 2 * rarest) ? UNKNOWN_WEIGHT_STRONG : UNKNOWN_WEIGHT_WEAK;
       // Long requests carry more context words: their weight grows with the square root of their number.
       const against = total - own + Math.sqrt(unknown) * perUnknown * rarest;
-      const c = { slug, score: round(evidence / (evidence + against)), named };
+      const score = round(evidence / (evidence + against));
+      // Most candidates fall clearly short of the best two: no object for them.
+      if (second !== undefined && score < second.score) continue;
+      const c = { slug, score, named };
       if (first === undefined || before(c, first) < 0) [first, second] = [c, first];
       else if (second === undefined || before(c, second) < 0) second = c;
     }
@@ -239,12 +253,12 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
   }
 
   return {
-    match(query, threshold = defaultThreshold, given) {
-      const words = given ?? contentWords(query);
+    match(query, threshold = defaultThreshold, prepared = prepareQuery(query)) {
+      const { words, key } = prepared;
       if (words.length === 0) {
         return { kind: 'no-match', reason: 'empty-query', closest: null, threshold };
       }
-      const ranking = rankings.get(words.join(' '), () => Object.freeze(rank(words).map((c) => Object.freeze(c))));
+      const ranking = rankings.get(key, () => Object.freeze(rank(prepared).map((c) => Object.freeze(c))));
       const [best, second] = ranking;
       if (best === undefined || best.score === 0 || best.score < threshold) {
         return { kind: 'no-match', reason: 'below-threshold', closest: best ?? null, threshold };
@@ -312,6 +326,8 @@ function indexKeywords(keywords: ReadonlyMap<string, Keywords>) {
   }
   return { single, phraseStarts };
 }
+
+const NONE: ReadonlySet<string> = new Set();
 
 /** Scores are reported to agents; three decimals also make ties exact. */
 function round(n: number): number {

@@ -45,3 +45,33 @@ export function spellingIndex(words: Iterable<string>, limit?: number): Spelling
   };
   return { candidates: (word) => memo.get(word, search) };
 }
+
+/**
+ * For a federation's shared index, where the vocabulary is every peer's words together: instead
+ * of fuse.js's fuzzy scores over all words with the same first letter, only words of a length a
+ * typo can reach are compared, by the same bounded edit distance the matcher decides with
+ * (closest first). Same first letter, same accepted typos; a lookup compares a few dozen words,
+ * however many peers there are.
+ */
+export function editDistanceIndex(words: Iterable<string>): SpellingIndex {
+  const buckets = new Map<string, string[]>();
+  for (const word of new Set(words)) {
+    const key = `${word[0]}${word.length}`;
+    const list = buckets.get(key);
+    if (list === undefined) buckets.set(key, [word]);
+    else list.push(word);
+  }
+  const memo = new BoundedMemo<string, readonly Candidate[]>(MAX_REMEMBERED);
+  const search = (word: string): readonly Candidate[] => {
+    const max = allowedEdits(word.length);
+    const found: Candidate[] = [];
+    for (let length = word.length - max; length <= word.length + max; length++) {
+      for (const other of buckets.get(`${word[0]}${length}`) ?? []) {
+        const edits = editDistance(word, other, max);
+        if (edits <= max) found.push({ word: other, edits });
+      }
+    }
+    return found.sort((a, b) => a.edits - b.edits);
+  };
+  return { candidates: (word) => memo.get(word, search) };
+}

@@ -1,6 +1,5 @@
 import type { PeerState } from '../../federation/federation.js';
-import type { MatchCandidate } from '../../matcher/matcher.js';
-import { contentWords } from '../../matcher/normalize.js';
+import { prepareQuery, type MatchCandidate } from '../../matcher/matcher.js';
 import { SOURCE_TYPES, type Category, type Registry } from '../../registry/types.js';
 import { getSources } from './get-sources.js';
 import { READ_ONLY, answer, failure, schema, type Tool } from './tool.js';
@@ -76,8 +75,8 @@ export const getFederatedSources: Tool = {
     const answers: Answer[] = [];
     const closest: (MatchCandidate & { where: string })[] = [];
     // Normalised once, then asked of every registry.
-    const words = contentWords(query);
-    const local = catalog.matcher.match(query, threshold, words);
+    const prepared = prepareQuery(query);
+    const local = catalog.matcher.match(query, threshold, prepared);
     if (local.kind === 'match') answers.push(answerFrom(catalog.registry, local.slug, local.category, local.score, null));
     else if (local.reason === 'empty-query') return getSources.run(args, catalog);
     else if (local.closest !== null) closest.push({ ...local.closest, where: 'this registry' });
@@ -85,7 +84,7 @@ export const getFederatedSources: Tool = {
     for (const peer of context?.federation.peers() ?? []) {
       const copy = peer.copy;
       if (copy === undefined) continue;
-      const outcome = copy.matcher.match(query, threshold, words);
+      const outcome = copy.matcher.match(query, threshold, prepared);
       if (outcome.kind === 'match') {
         const state = { url: peer.endorsement.url, state: peer.state, stale: peer.state !== 'fresh' };
         answers.push(answerFrom(copy.registry, outcome.slug, outcome.category, outcome.score, state));

@@ -31,7 +31,8 @@ t.test('each bad reply is refused with its reason: status, content type, redirec
     ['HTML', (_req, res) => { res.setHeader('content-type', 'text/html'); res.end('<html>'); }, /^content type "text\/html", not JSON$/],
     ['no content type', (_req, res) => { res.removeHeader('content-type'); res.end(); }, /^content type "none", not JSON$/],
     ['a redirect loop', (req, res) => { res.statusCode = 302; res.setHeader('location', req.url!); res.end(); }, /^more than 3 redirects$/],
-    ['a redirect to plain http elsewhere', (_req, res) => { res.statusCode = 302; res.setHeader('location', 'http://10.1.2.3:8080/registry'); res.end(); }, /^redirected to an address peers may not use$/],
+    ['a redirect to another host', (_req, res) => { res.statusCode = 302; res.setHeader('location', 'https://10.1.2.3:8443/registry'); res.end(); }, /^redirected to another origin$/],
+    ['a signature document over 16 KiB', (req, res) => { res.setHeader('content-type', 'application/json'); res.end(req.url === '/registry/signature' ? `[${'['.repeat(20_000)}` : '{}'); }, /^larger than 16384 bytes$/],
     ['a declared length over the cap', (_req, res) => { res.setHeader('content-type', 'application/json'); res.setHeader('content-length', String(6 * 1024 * 1024)); res.end(); }, /^larger than 5242880 bytes$/],
     ['a body that never ends', (_req, res) => { res.setHeader('content-type', 'application/json'); res.write('{'); }, /^no answer within 300 ms$/, { timeoutMs: 300 }],
   ];
@@ -45,16 +46,22 @@ t.test('each bad reply is refused with its reason: status, content type, redirec
     t.match(events[0], { kind: 'failed', peer: { pubkey: key.publicKey } }, `${what}: logged with the peer`);
     f.stop();
   }
-  // A redirect within the rules is followed.
-  const target = await fakeServer(t, (req, res) => {
+  // A redirect within the peer's own origin is followed.
+  const moved = await fakeServer(t, (req, res) => {
+    if (!req.url!.startsWith('/v2/')) {
+      res.statusCode = 301;
+      res.setHeader('location', `/v2${req.url}`);
+      res.end();
+      return;
+    }
+    const path = req.url!.slice(3);
     res.setHeader('content-type', 'application/json; charset=utf-8');
-    res.end(req.url === '/registry/signature' ? docs.signature : req.url === '/registry/history' ? docs.history : docs.registry);
+    res.end(path === '/registry/signature' ? docs.signature : path === '/registry/history' ? docs.history : docs.registry);
   });
-  const hop = await fakeServer(t, (req, res) => { res.statusCode = 301; res.setHeader('location', `${target}${req.url}`); res.end(); });
-  const { f } = federation(t, [endorse(key.publicKey, hop)]);
+  const { f } = federation(t, [endorse(key.publicKey, moved)]);
   f.start();
   await settle(f, (x) => x.peers()[0]!.state === 'fresh');
-  t.equal(f.peers()[0]!.state, 'fresh', 'one redirect to an allowed address is followed');
+  t.equal(f.peers()[0]!.state, 'fresh', 'a redirect within its own origin is followed');
 });
 
 t.test('a failing peer backs off instead of being asked on every tick', async (t) => {
@@ -130,4 +137,36 @@ t.test('setPeers follows the endorsements: new peers join, dropped ones go, a mo
   t.same(f.peers().map((p) => p.endorsement.name), ['A renamed', 'B']);
   f.setPeers([endorse(b.publicKey, 'http://127.0.0.1:2/', 'B')]);
   t.same(f.peers().map((p) => p.endorsement.name), ['B']);
+});
+
+t.test('a peer must move forward: an older version, another registry under the same version, or an abandoned branch are refused', async (t) => {
+  const key = newKey();
+  const version = (v: string, name = 'Example peer curator') => peerDocuments({ ...peerRegistry(key), version: v, curator: { name, pubkey: key.publicKey } }, key);
+  let docs = version('1.1.0');
+  const url = await fakeServer(t, (req, res) => {
+    res.setHeader('content-type', 'application/json');
+    res.end(req.url === '/registry/signature' ? docs.signature : req.url === '/registry/history' ? docs.history : docs.registry);
+  });
+  let now = Date.now();
+  const { f, events } = federation(t, [endorse(key.publicKey, url)], { refreshMs: 1000, now: () => now });
+  f.start();
+  await settle(f, (x) => x.peers()[0]!.state === 'fresh');
+  const matcher = f.peers()[0]!.copy!.matcher;
+  // Unchanged: the next refresh compares, and keeps what it had.
+  now += 1200;
+  await settle(f, (x) => (x.peers()[0]!.lastSuccess ?? 0) >= now);
+  t.equal(f.peers()[0]!.copy!.matcher, matcher, 'an unchanged peer is not verified and indexed again');
+  t.equal(events.filter((e) => e.kind === 'updated').length, 1, 'and not reported as updated');
+  const refusals: [string, ReturnType<typeof version>, RegExp][] = [
+    ['an older version', version('1.0.0'), /^an older version \(1\.0\.0\) than the one in use \(1\.1\.0\)$/],
+    ['the same version, other content', version('1.1.0', 'Someone else'), /^another registry under the version in use \(1\.1\.0\)$/],
+  ];
+  for (const [what, next, reason] of refusals) {
+    docs = next;
+    const before = events.length;
+    now += 1200;
+    await settle(f, () => events.length > before);
+    t.match(reasonOf(f), reason, what);
+    t.equal(f.peers()[0]!.copy!.version, '1.1.0', `${what}: the copy in use stays`);
+  }
 });

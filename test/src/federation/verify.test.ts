@@ -8,6 +8,7 @@ import { signatureDocumentBytes } from '../../../src/provenance/signature.js';
 import type { Registry } from '../../../src/registry/types.js';
 import { newKey, peerDocuments, peerRegistry } from '../../helpers/peers.js';
 import { curatorFolder } from '../../helpers/signed.js';
+import { generateRegistry } from '../../../scripts/lib/generated-registry.js';
 
 const key = newKey();
 
@@ -29,6 +30,10 @@ t.test('a peer registry is refused, with the reason, unless everything about it 
     ['a registry that breaks our rules', signedBytes(canonicalBytes({ ...peerRegistry(key), version: 'one' })), /^its registry breaks our rules: version: /],
     ['a registry naming another curator', signedBytes(canonicalBytes({ ...peerRegistry(key), curator: { name: 'X', pubkey: newKey().publicKey } })), /^its registry names another curator key than the endorsed one$/],
     ['a document naming another version', signedBytes(canonicalBytes(peerRegistry(key)), '9.9.9'), /^its signature document names another version than its registry$/],
+    ['a text too long', signedBytes(canonicalBytes({ ...peerRegistry(key), curator: { name: 'x'.repeat(5000), pubkey: key.publicKey } })), /^a text longer than 4000 characters$/],
+    ['too many categories', signedBytes(canonicalBytes({ ...generateRegistry(1001, 5).registry, curator: { name: 'Big', pubkey: key.publicKey } })), /^more than 1000 categories$/],
+    ['too long a history', { ...peerDocuments(peerRegistry(key), key), history: Buffer.from(`[\n${'{},\n'.repeat(1001)}{}\n]\n`) }, /^a history of more than 1000 entries$/],
+    ['a history claimed away', { ...peerDocuments(peerRegistry(key), key), history: Buffer.from('[\n{"junk":1}\n]\n') }, /^broken history: entry 1: not a history entry/],
   ];
   for (const [what, docs, reason] of refusals) {
     t.throws(() => verifyPeer(docs, key.publicKey, false), new PeerRefused(''), what);
