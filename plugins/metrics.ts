@@ -94,7 +94,8 @@ export function createMetrics(sessions: SessionStore, catalog: Catalog, federati
     registers: [registry],
     collect() {
       this.reset();
-      for (const p of federation.peers().slice(0, MAX_PEER_SERIES)) if (p.copy !== undefined) this.set({ peer: p.endorsement.pubkey, version: p.copy.version }, 1);
+      // A version is a label value: cut to a length any real one fits in.
+      for (const p of federation.peers().slice(0, MAX_PEER_SERIES)) if (p.copy !== undefined) this.set({ peer: p.endorsement.pubkey, version: p.copy.version.slice(0, 64) }, 1);
     },
   });
   const showRegistry = (c: Catalog) => {

@@ -117,7 +117,11 @@ export const app: FastifyPluginAsync<AppParts> = async (instance, { config, hold
 
   instance.decorate('reloadRegistry', async () => {
     const outcome = await holder.reload();
-    if (outcome.ok) federation.setPeers(holder.current().registry.endorsements);
+    if (outcome.ok) {
+      federation.setPeers(holder.current().registry.endorsements);
+      // A peer endorsed again finds its disk copy (disk only; peers are fetched by the schedule).
+      await federation.loadCache();
+    }
     metrics.reloaded(outcome, holder.current());
     if (outcome.ok) instance.log.info({ version: outcome.version, sha256: outcome.sha256, categories: outcome.categories }, 'registry reloaded');
     else instance.log.error({ reason: outcome.error }, 'registry reload failed; still serving the previous registry');
