@@ -80,3 +80,29 @@ console.log(
   `generated registry (1000 categories, ${generated.queries.length} queries): index built once in ${buildMs.toFixed(0)} ms, ` +
     `${gc ? `${heapMb.toFixed(1)} MB of heap` : 'heap not measured (run with --expose-gc)'}, median ${(bigMedian / 1000).toFixed(3)} ms per query, ${hits} matched`,
 );
+
+/**
+ * What one query costs the first time (a fresh matcher each time, so nothing is remembered),
+ * the median of several tries: the labelled queries' median against each adversarial query.
+ */
+function firstPassMicros(query: string, tries = 7): number {
+  const samples: number[] = [];
+  for (let i = 0; i < tries; i++) {
+    const m = buildMatcher(registry);
+    const start = performance.now();
+    m.match(query);
+    samples.push((performance.now() - start) * 1000);
+  }
+  return samples.sort((a, b) => a - b)[Math.floor(tries / 2)]!;
+}
+const adversarial = (JSON.parse(readFileSync(join(root, 'test/fixtures/queries-adversarial.json'), 'utf8')) as { queries: string[] }).queries;
+const normal = [...queries, ...fresh].map((q) => firstPassMicros(q.query)).sort((a, b) => a - b);
+const normalMedian = normal[Math.floor(normal.length / 2)]!;
+const costs = adversarial.map((q) => ({ q, us: firstPassMicros(q) })).sort((a, b) => b.us - a.us);
+const worst = costs[0]!;
+console.log('\n== same cost for every query (test/fixtures/queries-adversarial.json)');
+console.log(
+  `labelled queries, first pass: median ${normalMedian.toFixed(1)} µs; adversarial (${adversarial.length}): worst ${worst.us.toFixed(1)} µs = ` +
+    `${(worst.us / normalMedian).toFixed(2)} x the median (target at most 5 x)`,
+);
+for (const { q, us } of costs.slice(0, 3)) console.log(`  ${us.toFixed(1)} µs (${(us / normalMedian).toFixed(2)} x): ${JSON.stringify(q.slice(0, 60))}...`);

@@ -1,7 +1,7 @@
 import { BoundedMemo } from '../util/bounded-memo.js';
 import type { Category, Registry } from '../registry/types.js';
-import { contentWords, stem } from './normalize.js';
-import { spellingIndex, type SpellingIndex } from './spelling.js';
+import { contentWords, contentWordsOf, normalizeText, stem } from './normalize.js';
+import { editDistanceIndex, type SpellingIndex } from './spelling.js';
 
 export const DEFAULT_THRESHOLD = 0.4;
 
@@ -20,23 +20,38 @@ export type MatchOutcome =
     }
   | {
       readonly kind: 'no-match';
-      /** `empty-query`: nothing left after normalisation; `below-threshold`: no category scored enough. */
-      readonly reason: 'empty-query' | 'below-threshold';
+      /** `empty-query`: nothing left after normalisation; `too-long`: longer than MAX_NORMALIZED_LENGTH once normalised; `below-threshold`: no category scored enough. */
+      readonly reason: 'empty-query' | 'too-long' | 'below-threshold';
       readonly closest: MatchCandidate | null;
       readonly threshold: number;
     };
 
 /** A query normalised once, for asking many registries: its content words and its memo key. */
+/** The longest query the matcher reads, counted after normalisation (some characters unfold into several). */
+export const MAX_NORMALIZED_LENGTH = 1000;
+
+/**
+ * Content words read per query: about twice the longest agent request in the labelled sets
+ * (17), so that no query costs many times another.
+ */
+export const MAX_CONTENT_WORDS = 32;
+
 export interface PreparedQuery {
+  /** Longer than MAX_NORMALIZED_LENGTH once normalised: not matched at all. */
+  readonly tooLong: boolean;
   readonly words: readonly string[];
   /** Each word's stem, computed once for every registry asked. */
   readonly stems: readonly string[];
   readonly key: string;
 }
 
+/** Normalised first, then measured: the length limit holds for what the matcher actually reads. */
 export function prepareQuery(query: string): PreparedQuery {
-  const words = contentWords(query);
-  return { words, stems: words.map(stem), key: words.join(' ') };
+  const text = normalizeText(query);
+  if (text.length > MAX_NORMALIZED_LENGTH) return { tooLong: true, words: [], stems: [], key: '' };
+  // A real request names its topic in its first few dozen words; the rest would only add cost.
+  const words = contentWordsOf(text).slice(0, MAX_CONTENT_WORDS);
+  return { tooLong: false, words, stems: words.map(stem), key: words.join(' ') };
 }
 
 export interface Matcher {
@@ -54,7 +69,7 @@ const MIN_TYPO_LENGTH = 5;
  * Words looked up as typos per query, the first ones unknown: a query of many unknown long words
  * must not cost many lookups (a person makes a typo or two; past this, words are unknown).
  */
-export const MAX_TYPO_LOOKUPS = 4;
+export const MAX_TYPO_LOOKUPS = 3;
 /** How many unknown words' corrections the matcher remembers. */
 export const MAX_REMEMBERED_WORDS = 10_000;
 /** How many rankings (by normalised query) the matcher remembers. */
@@ -112,6 +127,8 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
   const { terms, spellings, keywords } = indexTerms(registry, slugs);
   const keywordIndex = indexKeywords(keywords);
   const names = slugs.map((slug) => keywords.get(slug)!.name);
+  let longestWord = 0;
+  for (const w of spellings.keys()) longestWord = Math.max(longestWord, w.length);
   // Scratch space for rank(), reused by every query (ranking is synchronous).
   const size = slugs.length;
   const tally = {
@@ -124,8 +141,7 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
     round: 1,
   };
   const rarest = Math.log(1 + Math.max(slugs.length, 1));
-  // Its own words: the three closest are enough (every candidate is one of this registry's words).
-  const own = options.spelling === undefined ? spellingIndex(spellings.keys(), 3) : undefined;
+  const own = options.spelling === undefined ? editDistanceIndex(spellings.keys()) : undefined;
   const spelling = options.spelling ?? (() => own!);
 
   // Misspelt and unknown words recur across queries; remembering what each resolved to spares
@@ -139,7 +155,8 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
   function resolve(word: string, exact: string, mayCorrect: boolean): { hit: Hit | undefined; typo: boolean } {
     const term = terms.get(exact);
     if (term !== undefined) return { hit: { stem: exact, term, factor: 1 }, typo: false };
-    if (word.length < MIN_TYPO_LENGTH || !mayCorrect) return { hit: undefined, typo: false };
+    // A word longer than any registry word by more than two letters is no typo of one: not looked up.
+    if (word.length < MIN_TYPO_LENGTH || word.length > longestWord + 2 || !mayCorrect) return { hit: undefined, typo: false };
     return { hit: corrections.get(word, (w) => correct(w) ?? null) ?? undefined, typo: true };
   }
 
@@ -255,6 +272,7 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
   return {
     match(query, threshold = defaultThreshold, prepared = prepareQuery(query)) {
       const { words, key } = prepared;
+      if (prepared.tooLong) return { kind: 'no-match', reason: 'too-long', closest: null, threshold };
       if (words.length === 0) {
         return { kind: 'no-match', reason: 'empty-query', closest: null, threshold };
       }

@@ -1,10 +1,14 @@
 import { STOP_WORDS } from './stop-words.js';
 
-/** Lowercase, accents and punctuation removed, whitespace collapsed. */
+/**
+ * Lowercase, compatibility forms unfolded (NFKD: "ⅷ" is "viii", "ﬁ" is "fi"), accents and format
+ * characters (zero-width spaces and joiners, soft hyphens) removed, punctuation turned into
+ * spaces, whitespace collapsed. A format character inside a word must not split it in two.
+ */
 export function normalizeText(text: string): string {
   return text
     .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
+    .replace(/[\p{M}\p{Cf}]+/gu, '')
     .toLowerCase()
     .replace(/['’]/g, '')
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
@@ -39,15 +43,22 @@ const SUFFIXES: ReadonlyArray<readonly [string, string]> = [
   ['s', ''],
 ];
 
+const VOWELS = new Set(['a', 'e', 'i', 'o', 'u']);
+
+/** A doubled final consonant made single ("hostingg" never, "runn" to "run"); plain code: it runs for every word. */
 function undouble(word: string): string {
-  return /([b-df-hj-np-rtv-z])\1$/.test(word) ? word.slice(0, -1) : word;
+  const last = word[word.length - 1]!;
+  return last === word[word.length - 2] && last >= 'a' && last <= 'z' && !VOWELS.has(last) ? word.slice(0, -1) : word;
 }
 
 /** The content words of a text as written: normalised, stop words and single letters dropped. */
 export function contentWords(text: string): string[] {
-  return normalizeText(text)
-    .split(' ')
-    .filter((w) => w.length > 1 && !STOP_WORDS.has(w));
+  return contentWordsOf(normalizeText(text));
+}
+
+/** contentWords of a text already normalised. */
+export function contentWordsOf(normalized: string): string[] {
+  return normalized.split(' ').filter((w) => w.length > 1 && !STOP_WORDS.has(w));
 }
 
 /** The content words of a text, stemmed. */

@@ -78,7 +78,7 @@ export const getFederatedSources: Tool = {
     const prepared = prepareQuery(query);
     const local = catalog.matcher.match(query, threshold, prepared);
     if (local.kind === 'match') answers.push(answerFrom(catalog.registry, local.slug, local.category, local.score, null));
-    else if (local.reason === 'empty-query') return getSources.run(args, catalog);
+    else if (local.reason !== 'below-threshold') return getSources.run(args, catalog);
     else if (local.closest !== null) closest.push({ ...local.closest, where: 'this registry' });
 
     for (const peer of context?.federation.peers() ?? []) {

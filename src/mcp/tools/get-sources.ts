@@ -1,4 +1,4 @@
-import { DEFAULT_THRESHOLD } from '../../matcher/matcher.js';
+import { DEFAULT_THRESHOLD, MAX_NORMALIZED_LENGTH } from '../../matcher/matcher.js';
 import { BoundedMemo } from '../../util/bounded-memo.js';
 import type { MatchOutcome } from '../../matcher/matcher.js';
 import { SOURCE_TYPES } from '../../registry/types.js';
@@ -135,6 +135,12 @@ function describeNoMatch(
 ): ToolResult {
   const slugs = Object.keys(catalog.registry.categories).sort();
   const available = slugs.length > 0 ? `Available categories: ${slugs.join(', ')}.` : 'The registry has no categories yet.';
+  if (outcome.reason === 'too-long') {
+    return failure(
+      `The query is longer than ${MAX_NORMALIZED_LENGTH} characters once normalised (some characters unfold into several letters, ` +
+        `such as "ⅷ" into "viii"). Ask about one topic in a sentence or two. ${available}`,
+    );
+  }
   if (outcome.reason === 'empty-query') {
     return failure(
       'The query has no words to match: it is empty or only common words such as "the" or "how". ' +

@@ -103,10 +103,20 @@ t.test('an empty registry yields no-match, never a crash', async (t) => {
   t.equal(m.match('').kind, 'no-match');
 });
 
-t.test('a 2,000-character query returns an answer', async (t) => {
-  const long = 'bitcoin '.repeat(250);
-  t.equal(matcher.match(long).kind, 'match');
-  t.equal(matcher.match('x'.repeat(2000)).kind, 'no-match');
+t.test('a query is normalised before it is measured: what unfolds past 1,000 characters is refused, format characters join words', async (t) => {
+  t.equal(matcher.match('bitcoin '.repeat(125)).kind, 'match', '1,000 characters');
+  t.match(matcher.match('x'.repeat(2000)), { kind: 'no-match', reason: 'too-long' });
+  // 1,000 characters as sent, 4,000 letters once "ⅷ" unfolds into "viii".
+  t.match(matcher.match('ⅷ'.repeat(1000)), { kind: 'no-match', reason: 'too-long' });
+  t.match(matcher.match('ⅷ'.repeat(250)), { kind: 'no-match', reason: 'below-threshold' }, 'within the limit once unfolded');
+  t.match(matcher.match('run a bit\u200bcoin full no\u00addeeee'.replace('eeee', '')), { kind: 'match', slug: 'bitcoin-node-setup' }, 'a zero-width space or soft hyphen does not split a word');
+  t.equal(normalizeText('bit\u200bcoin \ufb01le \u2177'), 'bitcoin file viii');
+});
+
+t.test('only the first 32 content words of a query are read', async (t) => {
+  const filler = Array.from({ length: 32 }, (_, i) => `zq${String.fromCharCode(97 + (i % 26))}${i}`).join(' ');
+  t.match(matcher.match(`run a bitcoin full node ${filler}`), { kind: 'match', slug: 'bitcoin-node-setup' });
+  t.match(matcher.match(`${filler} run a bitcoin full node`), { kind: 'no-match' }, 'words past the 32nd are not read');
 });
 
 t.test('a query in other case and punctuation is ranked alike, and remembered rankings cannot be damaged', async (t) => {

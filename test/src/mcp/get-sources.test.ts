@@ -1,5 +1,6 @@
 import t from 'tap';
 import { prepareCatalog } from '../../../src/catalog.js';
+import { getFederatedSources } from '../../../src/mcp/tools/get-federated-sources.js';
 import { MAX_REMEMBERED_ANSWERS, answersFor, getSources } from '../../../src/mcp/tools/get-sources.js';
 import { SHIPPED_REGISTRY, serverSigning } from '../../helpers/build.js';
 
@@ -14,4 +15,14 @@ t.test('remembered get_sources answers stay bounded per catalog, and answers do 
 
   const reloaded = await prepareCatalog(SHIPPED_REGISTRY, serverSigning(), 0.4);
   t.equal(answersFor(reloaded).size, 0, 'a new catalog (a reload) starts with nothing remembered');
+});
+
+t.test('a query longer than 1,000 characters once normalised gets an error saying so, from both tools', async (t) => {
+  const catalog = await prepareCatalog(SHIPPED_REGISTRY, serverSigning(), 0.4);
+  const query = 'ⅷ'.repeat(1000);
+  for (const tool of [getSources, getFederatedSources]) {
+    const result = tool.run({ query }, catalog);
+    t.equal(result.isError, true, tool.definition.name);
+    t.match(result.content[0]!.text, /^The query is longer than 1000 characters once normalised \(some characters unfold into several letters, such as "ⅷ" into "viii"\)\./);
+  }
 });
