@@ -7,13 +7,22 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { buildMatcher, type Matcher } from '../src/matcher/matcher.js';
 import { projectRoot } from '../src/project.js';
+import { rulesFromEnv } from '../src/cli/io.js';
 import { loadRegistry } from '../src/registry/load.js';
 import { evaluate, type LabelledQuery, type Report } from './lib/evaluate.js';
 import { generateRegistry } from './lib/generated-registry.js';
 
 const root = projectRoot();
-const { queries } = JSON.parse(readFileSync(join(root, 'test/fixtures/queries.json'), 'utf8')) as { queries: LabelledQuery[] };
-const registry = await loadRegistry(join(root, 'registry.json'));
+// `npm run eval -- --registry FILE --queries FILE`: a curator scores a candidate registry on any
+// labelled set ({"queries": [{"query", "expect": slug or null, "kind"}]}) before signing it.
+const option = (name: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i === -1 ? undefined : process.argv[i + 1];
+};
+const registryFile = option('registry') ?? join(root, 'registry.json');
+const queryFile = option('queries');
+const { queries } = JSON.parse(readFileSync(queryFile ?? join(root, 'test/fixtures/queries.json'), 'utf8')) as { queries: LabelledQuery[] };
+const registry = await loadRegistry(registryFile, rulesFromEnv());
 const matcher = buildMatcher(registry);
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
@@ -29,6 +38,11 @@ function print(name: string, r: Report): void {
   }
 }
 
+if (queryFile !== undefined || option('registry') !== undefined) {
+  print(`${queryFile ?? 'test/fixtures/queries.json'} on ${registryFile}`, evaluate(matcher, queries));
+  process.exit(0);
+}
+
 const fresh = (JSON.parse(readFileSync(join(root, 'test/fixtures/queries-fresh.json'), 'utf8')) as { queries: LabelledQuery[] }).queries;
 if (process.argv.includes('--tune-only')) {
   print('tune split', evaluate(matcher, queries.filter((q) => q.split === 'tune')));
@@ -37,6 +51,8 @@ if (process.argv.includes('--tune-only')) {
   print('held-out split (one third)', evaluate(matcher, queries.filter((q) => q.split === 'holdout')));
   print('all labelled queries', evaluate(matcher, queries));
   print('fresh set (written after the first held-out look; no registry words taken from it)', evaluate(matcher, fresh));
+  const untouched = (JSON.parse(readFileSync(join(root, 'test/fixtures/queries-untouched.json'), 'utf8')) as { queries: LabelledQuery[] }).queries;
+  print('untouched set (written blind, never used for tuning)', evaluate(matcher, untouched));
 }
 
 /**

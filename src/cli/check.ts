@@ -1,11 +1,12 @@
 import { DEFAULT_THRESHOLD } from '../matcher/matcher.js';
 import { curatorKeyProblems } from '../provenance/curator.js';
 import { readRegistry } from '../registry/load.js';
-import { rulesFromEnv, type CliIo } from './io.js';
+import { buildMatcher, type Explanation } from '../matcher/matcher.js';
+import { rulesFromEnv, takeOption, type CliIo } from './io.js';
 import { lint } from './lint.js';
 
 export const CHECK_USAGE =
-  'check <registry.json> [--strict]   validate a registry with the server\'s rules and lint it (--strict: warnings fail too; query patterns are judged at MATCH_THRESHOLD, as the server would)';
+  'check <registry.json> [--strict] [--query TEXT]   validate a registry with the server\'s rules and lint it (--strict: warnings fail too; query patterns are judged at MATCH_THRESHOLD, as the server would); --query: what the matcher answers for TEXT on this file, and which words decided it';
 
 /** The server's threshold: MATCH_THRESHOLD when set (empty means default, as for the server). */
 function matchThreshold(text: string | undefined): number | undefined {
@@ -16,8 +17,29 @@ function matchThreshold(text: string | undefined): number | undefined {
 
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
+/** What a curator reads to see why a query got its answer, one fact per line. */
+function explainQuery({ outcome, forCategory, against, unknown }: Explanation, query: string, io: CliIo): void {
+  io.out(`query: ${JSON.stringify(query.length > 200 ? `${query.slice(0, 197)}...` : query)}`);
+  if (outcome.kind === 'match') {
+    io.out(`match: ${outcome.slug} (score ${outcome.score.toFixed(3)})`);
+    io.out(`runner-up: ${outcome.runnerUp === null ? 'none' : `${outcome.runnerUp.slug} (score ${outcome.runnerUp.score.toFixed(3)}, margin ${(outcome.score - outcome.runnerUp.score).toFixed(3)})`}`);
+  } else {
+    const why = { 'empty-query': 'no words to match', 'too-long': 'longer than 1,000 characters once normalised', 'below-threshold': `below the threshold ${outcome.threshold}` }[outcome.reason];
+    io.out(`no match: ${why}; closest: ${outcome.closest === null ? 'none' : `${outcome.closest.slug} (score ${outcome.closest.score.toFixed(3)})`}`);
+  }
+  const shown = forCategory.map((w) => `${w.word}${w.corrected === undefined ? '' : ` (read as ${w.corrected})`} ${w.weight.toFixed(2)}${w.keyword ? ' keyword' : ''}`);
+  io.out(`words for it: ${shown.length === 0 ? 'none' : shown.join(', ')}`);
+  io.out(`words for other categories only (against it): ${against.length === 0 ? 'none' : against.join(', ')}`);
+  io.out(`words no category knows (against every category): ${unknown.length === 0 ? 'none' : unknown.join(', ')}`);
+}
+
 /** The server's own load (without a server key), then the lints. Errors exit 1; warnings only with --strict. */
-export async function check(args: readonly string[], io: CliIo): Promise<number> {
+export async function check(argv: readonly string[], io: CliIo): Promise<number> {
+  const { value: query, rest: args } = takeOption(argv, 'query');
+  if (argv.includes('--query') && query === undefined) {
+    io.err(`usage: three-good-sources ${CHECK_USAGE}`);
+    return 1;
+  }
   const strict = args.includes('--strict');
   const files = args.filter((a) => a !== '--strict');
   if (files.length !== 1) {
@@ -36,6 +58,10 @@ export async function check(args: readonly string[], io: CliIo): Promise<number>
   if (threshold === undefined) {
     io.err(`error MATCH_THRESHOLD must be a number from 0 to 1, as for the server`);
     return 1;
+  }
+  if (query !== undefined) {
+    explainQuery(buildMatcher(result.registry, threshold).explain(query), query, io);
+    return 0;
   }
   const warnings = lint(result.registry, threshold);
   for (const w of warnings) io.out(`warning ${w}`);

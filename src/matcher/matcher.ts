@@ -54,9 +54,22 @@ export function prepareQuery(query: string): PreparedQuery {
   return { tooLong: false, words, stems: words.map(stem), key: words.join(' ') };
 }
 
+/** How each word of a query counted toward the chosen category (or the closest one). */
+export interface Explanation {
+  readonly outcome: MatchOutcome;
+  /** Words that count for that category, with their weight (a keyword weighs three times). */
+  readonly forCategory: readonly { readonly word: string; readonly weight: number; readonly keyword: boolean; readonly corrected?: string }[];
+  /** Registry words that belong to other categories only: they count against it. */
+  readonly against: readonly string[];
+  /** Words no category knows: they count against every category. */
+  readonly unknown: readonly string[];
+}
+
 export interface Matcher {
   /** `prepared`: the query already normalised (one query, many registries: one key string shared by all). */
   match(query: string, threshold?: number, prepared?: PreparedQuery): MatchOutcome;
+  /** What decided a query, for curators (`check --query`): the outcome and how each word counted. */
+  explain(query: string, threshold?: number): Explanation;
   /** Every spelling this registry uses: what a shared spelling index is built from. */
   vocabulary(): Iterable<string>;
   /** How many rankings and word corrections are remembered now (each bounded). */
@@ -285,6 +298,32 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
       return { kind: 'match', slug: best.slug, category, score: best.score, runnerUp: second ?? null };
     },
     remembered: () => ({ rankings: rankings.size, corrections: corrections.size }),
+    explain(query, threshold = defaultThreshold) {
+      const prepared = prepareQuery(query);
+      const outcome = this.match(query, threshold, prepared);
+      const slug = outcome.kind === 'match' ? outcome.slug : outcome.closest?.slug;
+      const forCategory: { word: string; weight: number; keyword: boolean; corrected?: string }[] = [];
+      const against: string[] = [];
+      const unknown: string[] = [];
+      const sequence: string[] = [];
+      const resolved: { word: string; hit: Hit | undefined }[] = [];
+      let typos = 0;
+      prepared.words.forEach((word, i) => {
+        const { hit, typo } = resolve(word, prepared.stems[i]!, typos < MAX_TYPO_LOOKUPS);
+        if (typo) typos++;
+        sequence.push(hit?.stem ?? '');
+        resolved.push({ word, hit });
+      });
+      const strong = slug === undefined ? NONE : (keywordStems(sequence).get(slug) ?? NONE);
+      for (const { word, hit } of resolved) {
+        if (hit === undefined) unknown.push(word);
+        else if (slug !== undefined && hit.term.slugs.includes(slug)) {
+          const keyword = strong.has(hit.stem);
+          forCategory.push({ word, weight: round(hit.term.weight * hit.factor * (keyword ? KEYWORD_BONUS : 1)), keyword, ...(hit.factor < 1 ? { corrected: hit.stem } : {}) });
+        } else against.push(word);
+      }
+      return { outcome, forCategory, against, unknown };
+    },
     vocabulary: () => spellings.keys(),
   };
 }

@@ -116,3 +116,12 @@ t.test('README: two servers on one machine, one endorsing the other, answer get_
   t.match(stdout, /"trust":"endorsed"/);
   t.match(stdout, /Amateur Radio Licensing \(amateur-radio-licensing\)/);
 });
+
+t.test('README: the curator commands to see what the matcher does work as written', async (t) => {
+  const query = await shell(block('check registry.json --query'));
+  t.match(query.stdout, /^match: bitcoin-node-setup \(score/m);
+  t.match(query.stdout, /nodee \(read as node\)/);
+  const scored = await shell(block('npm run eval -- --registry'));
+  t.match(scored.stdout, /== test\/fixtures\/queries-untouched\.json on registry\.json: 215 queries/);
+  t.match(scored.stdout, /^top-1 accuracy on-topic +\d+\.\d%/m);
+});

@@ -222,3 +222,16 @@ t.test('verify: each failure exits 1 and names itself', async (t) => {
   t.match((await cli('verify', 'http://127.0.0.1:1', '--pubkey', 'short')).err, /^FAIL bad --pubkey/);
   t.match((await cli('verify', 'http://127.0.0.1:1')).err, /^usage: three-good-sources verify/);
 });
+
+t.test('check --query: what the matcher answers on the candidate file, and the words that decided it', async (t) => {
+  const found = await cli('check', SHIPPED_REGISTRY, '--query', 'how do I run a bitcoin full nodee on my raspberry pi');
+  t.equal(found.code, 0);
+  t.match(found.out, /^query: "how do I run a bitcoin full nodee on my raspberry pi"$/m);
+  t.match(found.out, /^match: bitcoin-node-setup \(score \d\.\d{3}\)$/m);
+  t.match(found.out, /^runner-up: [a-z-]+ \(score \d\.\d{3}, margin \d\.\d{3}\)$/m);
+  t.match(found.out, /^words for it: .*bitcoin \d+\.\d\d.*nodee \(read as node\) \d+\.\d\d/m);
+  const declined = await cli('check', SHIPPED_REGISTRY, '--query', 'bitcoin price prediction');
+  t.match(declined.out, /^no match: below the threshold 0\.4; closest: bitcoin-node-setup \(score \d\.\d{3}\)$/m);
+  t.match(declined.out, /^words no category knows \(against every category\): price, prediction$/m);
+  t.match((await cli('check', SHIPPED_REGISTRY, '--query')).err, /^usage: three-good-sources check/);
+});
