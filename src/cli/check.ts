@@ -18,7 +18,7 @@ function matchThreshold(text: string | undefined): number | undefined {
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
 /** What a curator reads to see why a query got its answer, one fact per line. */
-function explainQuery({ outcome, forCategory, against, unknown }: Explanation, query: string, io: CliIo): void {
+function explainQuery({ outcome, forCategory, against, unknown, outOfScope }: Explanation, query: string, io: CliIo): void {
   io.out(`query: ${JSON.stringify(query.length > 200 ? `${query.slice(0, 197)}...` : query)}`);
   if (outcome.kind === 'match') {
     io.out(`match: ${outcome.slug} (score ${outcome.score.toFixed(3)})`);
@@ -31,6 +31,8 @@ function explainQuery({ outcome, forCategory, against, unknown }: Explanation, q
   io.out(`words for it: ${shown.length === 0 ? 'none' : shown.join(', ')}`);
   io.out(`words for other categories only (against it): ${against.length === 0 ? 'none' : against.join(', ')}`);
   io.out(`words no category knows (against every category): ${unknown.length === 0 ? 'none' : unknown.join(', ')}`);
+  const scope = [...outOfScope].map(([slug, entries]) => `${slug} (not about ${entries.map((e) => JSON.stringify(e)).join(', ')})`);
+  io.out(`out of scope: ${scope.length === 0 ? 'none' : scope.join('; ')}`);
 }
 
 /** The server's own load (without a server key), then the lints. Errors exit 1; warnings only with --strict. */

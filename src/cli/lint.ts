@@ -1,12 +1,31 @@
 import { DEFAULT_THRESHOLD, buildMatcher } from '../matcher/matcher.js';
-import { contentWords } from '../matcher/normalize.js';
+import { contentWords, stem } from '../matcher/normalize.js';
 import { categoryPath, entryLabel, sourceByRank } from '../registry/paths.js';
 import type { Registry } from '../registry/types.js';
-import { isEverydayWord } from './everyday-words.js';
+import { isEverydayWord } from '../matcher/everyday-words.js';
 
 /** What the server accepts but a curator should look at, one `path: advice` line each. */
 export function lint(registry: Registry, threshold = DEFAULT_THRESHOLD): string[] {
-  return [...sharedUrls(registry), ...everydayKeywords(registry), ...misleadingPatterns(registry, threshold)];
+  return [...sharedUrls(registry), ...everydayKeywords(registry), ...selfExclusions(registry), ...misleadingPatterns(registry, threshold)];
+}
+
+/**
+ * A not-about entry made of the category's own words counts for and against it at once: the
+ * curator said two things about the same words.
+ */
+function selfExclusions(registry: Registry): string[] {
+  const warnings: string[] = [];
+  for (const [slug, c] of Object.entries(registry.categories)) {
+    const own = new Set(contentWords([slug.replace(/-/g, ' '), c.name, c.description, ...c.tags, ...c.keywords, ...c.queryPatterns].join(' ')).map(stem));
+    (c.notAbout ?? []).forEach((entry, i) => {
+      const words = contentWords(entry);
+      if (words.length === 0) warnings.push(`${categoryPath(slug, entryLabel('notAbout', i))}: "${entry}" has only words the matcher ignores, so it excludes nothing`);
+      else if (words.every((w) => own.has(stem(w)))) {
+        warnings.push(`${categoryPath(slug, entryLabel('notAbout', i))}: "${entry}" is also in the category's own words, so it counts both for and against it; remove it or the words it shares`);
+      }
+    });
+  }
+  return warnings;
 }
 
 /** A URL listed by two categories: one of them is probably not its best home. */

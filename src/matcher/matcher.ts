@@ -1,6 +1,7 @@
 import { BoundedMemo } from '../util/bounded-memo.js';
 import type { Category, Registry } from '../registry/types.js';
 import { contentWords, contentWordsOf, normalizeText, stem } from './normalize.js';
+import { isEverydayWord } from './everyday-words.js';
 import { editDistanceIndex, type SpellingIndex } from './spelling.js';
 
 export const DEFAULT_THRESHOLD = 0.4;
@@ -63,6 +64,8 @@ export interface Explanation {
   readonly against: readonly string[];
   /** Words no category knows: they count against every category. */
   readonly unknown: readonly string[];
+  /** Categories the query is out of scope for, with the curator's not-about entries it holds. */
+  readonly outOfScope: ReadonlyMap<string, readonly string[]>;
 }
 
 export interface Matcher {
@@ -139,6 +142,7 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
   const slugs = Object.keys(registry.categories).sort();
   const { terms, spellings, keywords } = indexTerms(registry, slugs);
   const keywordIndex = indexKeywords(keywords);
+  const exclusions = indexExclusions(registry, slugs);
   const names = slugs.map((slug) => keywords.get(slug)!.name);
   let longestWord = 0;
   for (const w of spellings.keys()) longestWord = Math.max(longestWord, w.length);
@@ -169,7 +173,8 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
     const term = terms.get(exact);
     if (term !== undefined) return { hit: { stem: exact, term, factor: 1 }, typo: false };
     // A word longer than any registry word by more than two letters is no typo of one: not looked up.
-    if (word.length < MIN_TYPO_LENGTH || word.length > longestWord + 2 || !mayCorrect) return { hit: undefined, typo: false };
+    // Nor is an everyday English word: "remove" is no typo of "remote", "trust" none of "rust".
+    if (word.length < MIN_TYPO_LENGTH || word.length > longestWord + 2 || !mayCorrect || isEverydayWord(word)) return { hit: undefined, typo: false };
     return { hit: corrections.get(word, (w) => correct(w) ?? null) ?? undefined, typo: true };
   }
 
@@ -203,6 +208,17 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
       for (const slug of keywordIndex.single.get(s) ?? []) add(slug, [s]);
       for (const { slug, phrase } of keywordIndex.phraseStarts.get(s) ?? []) {
         if (i + phrase.length <= sequence.length && phrase.every((p, j) => sequence[i + j] === p)) add(slug, phrase);
+      }
+    });
+    return found;
+  }
+
+  /** Per category, the not-about entries the query holds (words as written, stemmed). */
+  function excluded(stems: readonly string[]): Map<string, string[]> {
+    const found = new Map<string, string[]>();
+    stems.forEach((s, i) => {
+      for (const { slug, phrase, entry } of exclusions.get(s) ?? []) {
+        if (i + phrase.length <= stems.length && phrase.every((p, j) => stems[i + j] === p)) found.set(slug, [...(found.get(slug) ?? []), entry]);
       }
     });
     return found;
@@ -257,6 +273,7 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
       }
     }
     tally.round = (tally.round % 0xffff_fffe) + 1;
+    const outOfScope = exclusions.size === 0 ? NO_EXCLUSIONS : excluded(stems);
     // Ties go to the category whose own name holds more of the query's words ("rust"), then by
     // slug. Only the best two are ever used: kept in one pass rather than sorting every candidate.
     type Ranked = MatchCandidate & { named: number };
@@ -271,6 +288,8 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
       // Strong evidence: a keyword, or everyday words worth at least two words unique to this category.
       const perUnknown = strong.size > 0 || (shared > 1 && evidence >= 2 * rarest) ? UNKNOWN_WEIGHT_STRONG : UNKNOWN_WEIGHT_WEAK;
       // Long requests carry more context words: their weight grows with the square root of their number.
+      // The curator said the category is not about this: a query that names it is about something else.
+      if (outOfScope.has(slug)) continue;
       const against = total - own + Math.sqrt(unknown) * perUnknown * rarest;
       const score = round(evidence / (evidence + against));
       // Most candidates fall clearly short of the best two: no object for them.
@@ -322,7 +341,7 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
           forCategory.push({ word, weight: round(hit.term.weight * hit.factor * (keyword ? KEYWORD_BONUS : 1)), keyword, ...(hit.factor < 1 ? { corrected: hit.stem } : {}) });
         } else against.push(word);
       }
-      return { outcome, forCategory, against, unknown };
+      return { outcome, forCategory, against, unknown, outOfScope: excluded(prepared.stems) };
     },
     vocabulary: () => spellings.keys(),
   };
@@ -363,6 +382,23 @@ function indexTerms(registry: Registry, slugs: readonly string[]) {
     terms.set(s, { weight: Math.log(1 + slugs.length / list.length), slugs: list, ids: list.map((slug) => idOf.get(slug)!) });
   }
   return { terms, spellings, keywords };
+}
+
+const NO_EXCLUSIONS: ReadonlyMap<string, readonly string[]> = new Map();
+
+/** Not-about entries as stem sequences, by their first stem. */
+function indexExclusions(registry: Registry, slugs: readonly string[]) {
+  const index = new Map<string, { slug: string; phrase: readonly string[]; entry: string }[]>();
+  for (const slug of slugs) {
+    for (const entry of (registry.categories[slug] as Category).notAbout ?? []) {
+      const phrase = contentWords(entry).map(stem);
+      if (phrase.length === 0) continue;
+      const list = index.get(phrase[0]!);
+      if (list === undefined) index.set(phrase[0]!, [{ slug, phrase, entry }]);
+      else list.push({ slug, phrase, entry });
+    }
+  }
+  return index;
 }
 
 /** Keyword stems to the categories they belong to, and keyword phrases by their first stem. */

@@ -1,5 +1,5 @@
 import { BoundedMemo } from '../util/bounded-memo.js';
-import { allowedEdits, editDistance } from './edit-distance.js';
+import { allowedEdits, editDistance, mayBeWithin } from './edit-distance.js';
 
 /** A word a misspelt word may have meant, and how many edits apart they are. */
 export interface Candidate {
@@ -42,6 +42,7 @@ export function editDistanceIndex(words: Iterable<string>): SpellingIndex {
     const found: Candidate[] = [];
     for (let length = word.length - max; length <= word.length + max; length++) {
       for (const other of buckets.get(`${word[0]}${length}`) ?? []) {
+        if (!mayBeWithin(word, other, max)) continue;
         const edits = editDistance(word, other, max);
         if (edits <= max) found.push({ word: other, edits });
       }

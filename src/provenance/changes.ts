@@ -25,7 +25,7 @@ function differingFields<T extends object>(a: T, b: T, fields: readonly (keyof T
   return fields.filter((f) => !isDeepStrictEqual(a[f], b[f]));
 }
 
-const CATEGORY_FIELDS = ['name', 'description', 'tags', 'keywords', 'queryPatterns'] as const satisfies readonly (keyof Category)[];
+const CATEGORY_FIELDS = ['name', 'description', 'tags', 'keywords', 'queryPatterns', 'notAbout'] as const satisfies readonly (keyof Category)[];
 const SOURCE_FIELDS = ['name', 'type', 'why'] as const satisfies readonly (keyof Source)[];
 const ENDORSEMENT_FIELDS = ['url', 'name', 'since'] as const satisfies readonly (keyof Endorsement)[];
 

@@ -15,6 +15,7 @@ const ENTRY_NOUNS: Readonly<Record<string, string>> = {
   keywords: 'keyword',
   tags: 'tag',
   queryPatterns: 'query pattern',
+  notAbout: 'not-about entry',
 };
 
 export const WHOLE_REGISTRY = 'registry';

@@ -50,6 +50,7 @@ const category = {
     tags: { ...stringList, minItems: 1 },
     keywords: stringList,
     queryPatterns: { ...stringList, minItems: 1 },
+    notAbout: stringList,
     sources: { type: 'array', items: source, minItems: SOURCES_PER_CATEGORY, maxItems: SOURCES_PER_CATEGORY },
   },
 } as const;

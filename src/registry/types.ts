@@ -28,6 +28,11 @@ export interface Category {
   readonly tags: readonly string[];
   readonly keywords: readonly string[];
   readonly queryPatterns: readonly string[];
+  /**
+   * What the category is not about, as the curator states its scope: words or phrases that, in a
+   * query, count against it ("price" for running a Bitcoin node). Optional.
+   */
+  readonly notAbout?: readonly string[];
   /** Always exactly three, sorted by rank once loaded. */
   readonly sources: readonly Source[];
 }

@@ -231,7 +231,24 @@ t.test('check --query: what the matcher answers on the candidate file, and the w
   t.match(found.out, /^runner-up: [a-z-]+ \(score \d\.\d{3}, margin \d\.\d{3}\)$/m);
   t.match(found.out, /^words for it: .*bitcoin \d+\.\d\d.*nodee \(read as node\) \d+\.\d\d/m);
   const declined = await cli('check', SHIPPED_REGISTRY, '--query', 'bitcoin price prediction');
-  t.match(declined.out, /^no match: below the threshold 0\.4; closest: bitcoin-node-setup \(score \d\.\d{3}\)$/m);
-  t.match(declined.out, /^words no category knows \(against every category\): price, prediction$/m);
+  t.match(declined.out, /^no match: below the threshold 0\.4; closest: none$/m);
+  t.match(declined.out, /^out of scope: bitcoin-node-setup \(not about "price"\)$/m, "the curator's scope statement decided it");
+  const weak = await cli('check', SHIPPED_REGISTRY, '--query', 'bitcoin prediction markets');
+  t.match(weak.out, /^no match: below the threshold 0\.4; closest: bitcoin-node-setup \(score \d\.\d{3}\)$/m);
+  t.match(weak.out, /^words no category knows \(against every category\): prediction, markets$/m);
   t.match((await cli('check', SHIPPED_REGISTRY, '--query')).err, /^usage: three-good-sources check/);
+});
+
+t.test("check warns about a not-about entry made of the category's own words", async (t) => {
+  const data = JSON.parse(await readFile(SHIPPED_REGISTRY, 'utf8'));
+  data.categories['rust-learning'].notAbout = ['borrow checker', 'rust game', 'the'];
+  const file = join(dir, 'scope.json');
+  await writeFile(file, JSON.stringify(data));
+  const res = await cli('check', file);
+  t.match(res.out, /^warning categories\.rust-learning\.not-about entry 1: "borrow checker" is also in the category's own words, so it counts both for and against it; remove it or the words it shares$/m);
+  t.match(res.out, /^warning categories\.rust-learning\.not-about entry 3: "the" has only words the matcher ignores, so it excludes nothing$/m);
+  t.notMatch(res.out, /not-about entry 2/, 'an entry of other words is fine');
+  data.categories['rust-learning'].notAbout = ['x', 'x'];
+  await writeFile(file, JSON.stringify(data));
+  t.match((await cli("check", file)).err, /^error categories\.rust-learning\.not-about entry 2: repeats not-about entry 1$/m);
 });

@@ -69,7 +69,7 @@ t.test('an empty or stop-words-only query is a no-match of its own kind', async 
 });
 
 t.test('the threshold is respected, per matcher and per call', async (t) => {
-  const query = 'rust removal';
+  const query = 'rust belt history';
   const loose = matcher.match(query, 0.05);
   t.equal(loose.kind === 'match' && loose.slug, 'rust-learning', 'a low threshold lets a weak match in');
   const strict = matcher.match('learn rust programming', 1.01);
@@ -141,4 +141,23 @@ t.test('misspelt words are remembered up to a bound, whatever a client sends', a
   const { corrections } = fresh.remembered();
   t.ok(corrections > 0, 'corrections are remembered');
   t.ok(corrections <= MAX_REMEMBERED_WORDS, `at most ${MAX_REMEMBERED_WORDS} corrections remembered (${corrections})`);
+});
+
+t.test("a curator's not-about entry keeps its category out of a query that names it, whole phrases only", async (t) => {
+  const scoped = buildMatcher({
+    ...registry,
+    categories: { ...registry.categories, 'rust-learning': { ...registry.categories['rust-learning']!, notAbout: ['rust game', 'corrosion'] } },
+  });
+  t.match(scoped.match('learn rust programming'), { kind: 'match', slug: 'rust-learning' });
+  t.notMatch(scoped.match('rust game server for beginners'), { slug: 'rust-learning' }, 'the phrase in a row');
+  t.notMatch(scoped.match('learn rust corrosion programming'), { slug: 'rust-learning' });
+  t.match(scoped.match('learn rust programming to write a game'), { kind: 'match', slug: 'rust-learning' }, 'its words apart are no exclusion');
+  t.same([...scoped.explain('rust game server').outOfScope], [['rust-learning', ['rust game']]]);
+});
+
+t.test('an everyday English word is never corrected into a registry word', async (t) => {
+  const { forCategory, unknown } = matcher.explain('how to remove rust from tools');
+  t.notOk(forCategory.some((w) => w.corrected !== undefined), 'nothing is read as another word');
+  t.ok(unknown.includes('remove'), '"remove" stays itself, not "remote"');
+  t.match(matcher.explain('run a bitcoin full nodee').forCategory, [{}, {}, {}, { word: 'nodee', corrected: 'node' }], 'a misspelling that is no word is still corrected');
 });
