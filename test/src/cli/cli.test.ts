@@ -252,3 +252,24 @@ t.test("check warns about a not-about entry made of the category's own words", a
   await writeFile(file, JSON.stringify(data));
   t.match((await cli("check", file)).err, /^error categories\.rust-learning\.not-about entry 2: repeats not-about entry 1$/m);
 });
+
+t.test('the installed command writes results to stdout, problems to stderr, and exits with the code', async (t) => {
+  const { execFile } = await import('node:child_process');
+  const main = join(fixture('..', '..'), 'dist', 'src', 'cli', 'main.js');
+  const runBin = (...args: string[]) =>
+    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = execFile(process.execPath, [main, ...args], (err, stdout, stderr) => resolve({ code: err ? (err as { code?: number }).code ?? 1 : 0, stdout, stderr }));
+      child.stdin?.end();
+    });
+  const help = await runBin('--help');
+  t.equal(help.code, 0);
+  t.match(help.stdout, /^usage: three-good-sources <command>/);
+  t.equal(help.stderr, '');
+  const broken = join(dir, 'broken.json');
+  await writeFile(broken, '{"version": "one"}');
+  const bad = await runBin('check', broken);
+  t.equal(bad.code, 1);
+  t.match(bad.stderr, /^error version: /m);
+  t.match(bad.stderr, /^FAIL .*broken\.json: \d+ problems; the server would refuse to start$/m);
+  t.equal(bad.stdout, '');
+});
