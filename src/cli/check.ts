@@ -3,10 +3,11 @@ import { curatorKeyProblems } from '../provenance/curator.js';
 import { readRegistry } from '../registry/load.js';
 import { buildMatcher, type Explanation } from '../matcher/matcher.js';
 import { rulesFromEnv, takeOption, type CliIo } from './io.js';
+import { checkLinks } from './links.js';
 import { lint } from './lint.js';
 
 export const CHECK_USAGE =
-  'check <registry.json> [--strict] [--query TEXT]   validate a registry with the server\'s rules and lint it (--strict: warnings fail too; query patterns are judged at MATCH_THRESHOLD, as the server would); --query: what the matcher answers for TEXT on this file, and which words decided it';
+  'check <registry.json> [--strict] [--query TEXT] [--links]   validate a registry with the server\'s rules and lint it (--strict: warnings fail too; query patterns are judged at MATCH_THRESHOLD, as the server would); --query: what the matcher answers for TEXT on this file, and which words decided it; --links: visit every source URL and report dead links, moves to another site and TLS failures';
 
 /** The server's threshold: MATCH_THRESHOLD when set (empty means default, as for the server). */
 function matchThreshold(text: string | undefined): number | undefined {
@@ -43,7 +44,8 @@ export async function check(argv: readonly string[], io: CliIo): Promise<number>
     return 1;
   }
   const strict = args.includes('--strict');
-  const files = args.filter((a) => a !== '--strict');
+  const links = args.includes('--links');
+  const files = args.filter((a) => a !== '--strict' && a !== '--links');
   if (files.length !== 1) {
     io.err(`usage: three-good-sources ${CHECK_USAGE}`);
     return 1;
@@ -65,7 +67,8 @@ export async function check(argv: readonly string[], io: CliIo): Promise<number>
     explainQuery(buildMatcher(result.registry, threshold).explain(query), query, io);
     return 0;
   }
-  const warnings = lint(result.registry, threshold);
+  // Link rot is a warning like the lints: the server would still serve the file.
+  const warnings = [...lint(result.registry, threshold), ...(links ? (await checkLinks(result.registry)).map((l) => `link ${l}`) : [])];
   for (const w of warnings) io.out(`warning ${w}`);
   const failed = warnings.length > 0 && strict;
   io.out(`${failed ? 'FAIL' : 'OK'} ${file}: ${plural(Object.keys(result.registry.categories).length, 'category', 'categories')}, ${plural(warnings.length, 'warning')}`);
