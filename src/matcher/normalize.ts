@@ -60,8 +60,3 @@ export function contentWords(text: string): string[] {
 export function contentWordsOf(normalized: string): string[] {
   return normalized.split(' ').filter((w) => w.length > 1 && !STOP_WORDS.has(w));
 }
-
-/** The content words of a text, stemmed. */
-export function contentTokens(text: string): string[] {
-  return contentWords(text).map(stem);
-}

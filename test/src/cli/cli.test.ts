@@ -258,10 +258,7 @@ t.test('the installed command writes results to stdout, problems to stderr, and 
   const main = join(fixture('..', '..'), 'dist', 'src', 'cli', 'main.js');
   const runBin = (...args: string[]) =>
     new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      // Without tap's coverage variable: the built files' coverage, mapped back to the sources,
-      // would count their functions twice (the in-process tests already cover them).
-      const { NODE_V8_COVERAGE: _coverage, ...env } = process.env;
-      const child = execFile(process.execPath, [main, ...args], { env }, (err, stdout, stderr) => resolve({ code: err ? (err as { code?: number }).code ?? 1 : 0, stdout, stderr }));
+      const child = execFile(process.execPath, [main, ...args], (err, stdout, stderr) => resolve({ code: err ? (err as { code?: number }).code ?? 1 : 0, stdout, stderr }));
       child.stdin?.end();
     });
   const help = await runBin('--help');

@@ -1,6 +1,8 @@
 import t from 'tap';
 import { MAX_REMEMBERED_RANKINGS, MAX_REMEMBERED_WORDS, buildMatcher } from '../../../src/matcher/matcher.js';
-import { contentTokens, normalizeText, stem } from '../../../src/matcher/normalize.js';
+import { contentWords, normalizeText, stem } from '../../../src/matcher/normalize.js';
+
+const contentTokens = (text: string) => contentWords(text).map(stem);
 import { loadRegistry } from '../../../src/registry/load.js';
 import { validateRegistry } from '../../../src/registry/validate.js';
 import type { Registry } from '../../../src/registry/types.js';
