@@ -29,7 +29,7 @@ export async function saveCopy(dir: string, pubkey: string, url: string, copy: C
     signature: copy.signature.toString('utf8'),
     history: copy.history.toString('utf8'),
   };
-  await writeFileAtomic(join(dir, `${pubkey}.json`), JSON.stringify(file));
+  await writeFileAtomic(fileOf(dir, pubkey), JSON.stringify(file));
 }
 
 /**

@@ -143,7 +143,7 @@ export class Federation implements FederationView {
 
   /**
    * The endorsements of the registry being served: new peers are added (due at once), gone ones
-   * dropped, and a peer whose URL changed starts afresh. Returns the peers new to the set.
+   * dropped, and a peer whose URL changed starts afresh.
    */
   setPeers(endorsements: readonly Endorsement[]): void {
     const next = new Map<string, Peer>();

@@ -5,7 +5,7 @@ import semver from 'semver';
 import { parseJson } from '../registry/parse-json.js';
 import { SEMVER_PATTERN, SLUG_PATTERN, ZBASE32_KEY_PATTERN } from '../registry/schema.js';
 import { canonicalBytes, sha256Hex } from './canonical.js';
-import type { Change } from './changes.js';
+import { changedCategory, type Change } from './changes.js';
 import type { CuratorKey } from './keys.js';
 import { verifySignature } from './signature.js';
 
@@ -138,7 +138,10 @@ export function checkHistory(text: string, publicKey: string): HistoryCheck {
 export function lastChangedDates(entries: readonly HistoryEntry[]): ReadonlyMap<string, string> {
   const dates = new Map<string, string>();
   for (const entry of entries) {
-    for (const c of entry.changes) if ('category' in c) dates.set(c.category, entry.date);
+    for (const c of entry.changes) {
+      const slug = changedCategory(c);
+      if (slug !== undefined) dates.set(slug, entry.date);
+    }
   }
   return dates;
 }

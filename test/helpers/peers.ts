@@ -33,11 +33,14 @@ export interface PeerBehaviour {
   readonly onRequest?: () => void;
 }
 
-/** A real HTTP server on loopback that serves a peer's documents, as told. */
-export function servePeer(t: { teardown(fn: () => unknown): void }, docs: ReturnType<typeof peerDocuments>, behaviour: PeerBehaviour = {}): Promise<string> {
+type Documents = ReturnType<typeof peerDocuments>;
+
+/** A real HTTP server on loopback that serves a peer's documents (read at each request when given as a function), as told. */
+export function servePeer(t: { teardown(fn: () => unknown): void }, served: Documents | (() => Documents), behaviour: PeerBehaviour = {}): Promise<string> {
   return fakeServer(t, async (req, res: ServerResponse) => {
     behaviour.onRequest?.();
     await behaviour.hold;
+    const docs = typeof served === 'function' ? served() : served;
     const body = req.url === '/registry/signature' ? docs.signature : req.url === '/registry/history' ? docs.history : behaviour.registryBody ?? docs.registry;
     res.setHeader('content-type', 'application/json');
     res.end(body);

@@ -81,7 +81,8 @@ export const getFederatedSources: Tool = {
     else if (local.reason !== 'below-threshold') return getSources.run(args, catalog);
     else if (local.closest !== null) closest.push({ ...local.closest, where: 'this registry' });
 
-    for (const peer of context?.federation.peers() ?? []) {
+    const peers = context?.federation.peers() ?? [];
+    for (const peer of peers) {
       const copy = peer.copy;
       if (copy === undefined) continue;
       const outcome = copy.matcher.match(query, threshold, prepared);
@@ -98,7 +99,7 @@ export const getFederatedSources: Tool = {
         .slice(0, CLOSEST_SHOWN)
         .map((c) => `${c.slug} in ${c.where} (score ${c.score.toFixed(3)})`);
       return failure(
-        `No category of this registry or of the ${context?.federation.peers().length ?? 0} endorsed registries matches the query well enough. ` +
+        `No category of this registry or of the ${peers.length} endorsed registries matches the query well enough. ` +
           (named.length > 0 ? `The closest: ${named.join(', ')}. ` : 'No category shares any words with it. ') +
           'Rephrase with the topic\'s main words, or call list_categories for this registry\'s topics.',
       );

@@ -1,4 +1,4 @@
-import { describeChange } from '../../provenance/changes.js';
+import { changedCategory, describeChange } from '../../provenance/changes.js';
 import type { HistoryEntry } from '../../provenance/history.js';
 import { SLUG_PATTERN } from '../../registry/schema.js';
 import { READ_ONLY, answer, failure, schema, type Catalog, type Tool } from './tool.js';
@@ -33,7 +33,7 @@ function validSince(since: string): boolean {
 }
 
 function entryView(e: HistoryEntry, category: string | undefined) {
-  const changes = category === undefined ? e.changes : e.changes.filter((c) => 'category' in c && c.category === category);
+  const changes = category === undefined ? e.changes : e.changes.filter((c) => changedCategory(c) === category);
   return { version: e.version, date: e.date, sha256: e.sha256, previous: e.previous, changes, summary: changes.map(describeChange) };
 }
 
@@ -82,14 +82,15 @@ export const getHistory: Tool = {
     if (since !== undefined && !validSince(since)) {
       return failure(`"since" is not a real date: ${since}. Give a date such as 2026-01-31 or a UTC time such as 2026-01-31T12:00:00Z.`);
     }
-    if (category !== undefined && !Object.hasOwn(registry.categories, category) && !history.some((e) => e.changes.some((c) => 'category' in c && c.category === category))) {
+    const touches = (e: HistoryEntry) => e.changes.some((c) => changedCategory(c) === category);
+    if (category !== undefined && !Object.hasOwn(registry.categories, category) && !history.some(touches)) {
       return failure(`No category "${category}" in this registry or its history. Call list_categories for the slugs.`);
     }
     // Dates are written the same way, to the second, so they compare as text; a day means its start.
     const from = since === undefined ? undefined : since.length === 10 ? `${since}T00:00:00Z` : since;
     const matching = history
       .filter((e) => from === undefined || e.date >= from)
-      .filter((e) => category === undefined || e.changes.some((c) => 'category' in c && c.category === category))
+      .filter((e) => category === undefined || touches(e))
       .reverse();
     const entries = matching.slice(0, limit).map((e) => entryView(e, category));
     const lines =

@@ -5,7 +5,7 @@ import t from 'tap';
 import { Federation, type FederationOptions, type PeerEvent } from '../../../src/federation/federation.js';
 import type { Endorsement } from '../../../src/registry/types.js';
 import { fakeServer } from '../../helpers/fake-server.js';
-import { newKey, peerDocuments, peerRegistry } from '../../helpers/peers.js';
+import { newKey, peerDocuments, peerRegistry, servePeer } from '../../helpers/peers.js';
 
 const endorse = (pubkey: string, url: string, name = 'Peer'): Endorsement => ({ pubkey, url, name, since: '2026-11-26' });
 
@@ -77,10 +77,7 @@ t.test('a failing peer backs off instead of being asked on every tick', async (t
 t.test('states come from the age of the last good copy; a refusal keeps the last good copy in use', async (t) => {
   const key = newKey();
   let docs = peerDocuments(peerRegistry(key), key);
-  const url = await fakeServer(t, (req, res) => {
-    res.setHeader('content-type', 'application/json');
-    res.end(req.url === '/registry/signature' ? docs.signature : req.url === '/registry/history' ? docs.history : docs.registry);
-  });
+  const url = await servePeer(t, () => docs);
   let now = Date.parse('2026-11-26T10:00:00Z');
   const { f, events } = federation(t, [endorse(key.publicKey, url)], { refreshMs: 1000, now: () => now });
   f.start();
@@ -103,10 +100,7 @@ t.test('states come from the age of the last good copy; a refusal keeps the last
 t.test('disk copies are verified again when read; a tampered one is refused', async (t) => {
   const key = newKey();
   const docs = peerDocuments(peerRegistry(key), key);
-  const url = await fakeServer(t, (req, res) => {
-    res.setHeader('content-type', 'application/json');
-    res.end(req.url === '/registry/signature' ? docs.signature : req.url === '/registry/history' ? docs.history : docs.registry);
-  });
+  const url = await servePeer(t, () => docs);
   const cacheDir = await mkdtemp(join(tmpdir(), '3gs-cache-'));
   const first = federation(t, [endorse(key.publicKey, url)], { cacheDir });
   first.f.start();
@@ -143,10 +137,7 @@ t.test('a peer must move forward: an older version, another registry under the s
   const key = newKey();
   const version = (v: string, name = 'Example peer curator') => peerDocuments({ ...peerRegistry(key), version: v, curator: { name, pubkey: key.publicKey } }, key);
   let docs = version('1.1.0');
-  const url = await fakeServer(t, (req, res) => {
-    res.setHeader('content-type', 'application/json');
-    res.end(req.url === '/registry/signature' ? docs.signature : req.url === '/registry/history' ? docs.history : docs.registry);
-  });
+  const url = await servePeer(t, () => docs);
   let now = Date.now();
   const { f, events } = federation(t, [endorse(key.publicKey, url)], { refreshMs: 1000, now: () => now });
   f.start();
