@@ -32,6 +32,13 @@ function print(name: string, r: Report): void {
   console.log(`correct rejections       ${pct(r.rejectionRate)}  (${r.rejections.correct}/${r.rejections.total})`);
   console.log(`overall accuracy         ${pct(r.overall)}`);
   console.log('by kind: ' + Object.entries(r.byKind).map(([k, v]) => `${k} ${v.correct}/${v.total}`).join(', '));
+  let from = 0;
+  const margins = r.margins.map((b) => {
+    const range = b.below === Infinity ? `>= ${from.toFixed(2)}` : `${from.toFixed(2)}-${b.below.toFixed(2)}`;
+    from = b.below;
+    return `${range}: ${b.right} right, ${b.wrong} wrong`;
+  });
+  console.log(`answers by margin over the runner-up: ${margins.join('; ')}`);
   for (const m of r.misses) {
     const score = m.score === null ? '-' : m.score.toFixed(3);
     console.log(`  miss [${m.kind}] expected ${m.expected ?? 'no match'}, got ${m.got ?? 'no match'} (${score}): ${JSON.stringify(m.query.length > 100 ? `${m.query.slice(0, 97)}...` : m.query)}`);

@@ -25,7 +25,18 @@ export interface Report {
   readonly rejectionRate: number;
   readonly byKind: Readonly<Record<string, { total: number; correct: number }>>;
   readonly misses: readonly Miss[];
+  /** Answers given (matches), right and wrong, by their margin over the runner-up. */
+  readonly margins: readonly MarginBucket[];
 }
+
+export interface MarginBucket {
+  readonly below: number;
+  right: number;
+  wrong: number;
+}
+
+/** Margin buckets' upper bounds: a match's score less the runner-up's (its whole score when alone). */
+const MARGIN_BOUNDS = [0.05, 0.1, 0.2, 0.3, Infinity];
 
 /** Scores a matcher against labelled queries: a match must name the expected slug; a null expectation must get no match. */
 export function evaluate(matcher: Matcher, queries: readonly LabelledQuery[]): Report {
@@ -33,11 +44,18 @@ export function evaluate(matcher: Matcher, queries: readonly LabelledQuery[]): R
   const rejections = { total: 0, correct: 0 };
   const byKind: Record<string, { total: number; correct: number }> = {};
   const misses: Miss[] = [];
+  const margins: MarginBucket[] = MARGIN_BOUNDS.map((below) => ({ below, right: 0, wrong: 0 }));
   for (const q of queries) {
     const outcome = matcher.match(q.query);
     const got = outcome.kind === 'match' ? outcome.slug : null;
     const score = outcome.kind === 'match' ? outcome.score : (outcome.closest?.score ?? null);
     const ok = got === q.expect;
+    if (outcome.kind === 'match') {
+      const margin = outcome.score - (outcome.runnerUp?.score ?? 0);
+      const bucket = margins.find((b) => margin < b.below)!;
+      if (ok) bucket.right++;
+      else bucket.wrong++;
+    }
     const bucket = q.expect === null ? rejections : onTopic;
     bucket.total++;
     const kind = (byKind[q.kind] ??= { total: 0, correct: 0 });
@@ -59,5 +77,6 @@ export function evaluate(matcher: Matcher, queries: readonly LabelledQuery[]): R
     rejectionRate: ratio(rejections.correct, rejections.total),
     byKind,
     misses,
+    margins,
   };
 }

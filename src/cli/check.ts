@@ -1,4 +1,4 @@
-import { DEFAULT_THRESHOLD } from '../matcher/matcher.js';
+import { DEFAULT_THRESHOLD, MIN_MARGIN } from '../matcher/matcher.js';
 import { curatorKeyProblems } from '../provenance/curator.js';
 import { readRegistry } from '../registry/load.js';
 import { buildMatcher, type Explanation } from '../matcher/matcher.js';
@@ -25,7 +25,12 @@ function explainQuery({ outcome, forCategory, against, unknown, outOfScope }: Ex
     io.out(`match: ${outcome.slug} (score ${outcome.score.toFixed(3)})`);
     io.out(`runner-up: ${outcome.runnerUp === null ? 'none' : `${outcome.runnerUp.slug} (score ${outcome.runnerUp.score.toFixed(3)}, margin ${(outcome.score - outcome.runnerUp.score).toFixed(3)})`}`);
   } else {
-    const why = { 'empty-query': 'no words to match', 'too-long': 'longer than 1,000 characters once normalised', 'below-threshold': `below the threshold ${outcome.threshold}` }[outcome.reason];
+    const why = {
+      'empty-query': 'no words to match',
+      'too-long': 'longer than 1,000 characters once normalised',
+      'below-threshold': `below the threshold ${outcome.threshold}`,
+      'too-close': `the best two are within ${MIN_MARGIN} of each other (runner-up ${outcome.contender?.slug} with score ${outcome.contender?.score.toFixed(3)})`,
+    }[outcome.reason];
     io.out(`no match: ${why}; closest: ${outcome.closest === null ? 'none' : `${outcome.closest.slug} (score ${outcome.closest.score.toFixed(3)})`}`);
   }
   const shown = forCategory.map((w) => `${w.word}${w.corrected === undefined ? '' : ` (read as ${w.corrected})`} ${w.weight.toFixed(2)}${w.keyword ? ' keyword' : ''}`);

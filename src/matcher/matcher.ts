@@ -4,7 +4,7 @@ import { contentWords, contentWordsOf, normalizeText, stem } from './normalize.j
 import { isEverydayWord } from './everyday-words.js';
 import { editDistanceIndex, type SpellingIndex } from './spelling.js';
 
-export const DEFAULT_THRESHOLD = 0.4;
+export const DEFAULT_THRESHOLD = 0.45;
 
 export interface MatchCandidate {
   readonly slug: string;
@@ -21,11 +21,23 @@ export type MatchOutcome =
     }
   | {
       readonly kind: 'no-match';
-      /** `empty-query`: nothing left after normalisation; `too-long`: longer than MAX_NORMALIZED_LENGTH once normalised; `below-threshold`: no category scored enough. */
-      readonly reason: 'empty-query' | 'too-long' | 'below-threshold';
+      /**
+       * `empty-query`: nothing left after normalisation; `too-long`: longer than MAX_NORMALIZED_LENGTH
+       * once normalised; `below-threshold`: no category scored enough; `too-close`: the best two
+       * scored within MIN_MARGIN of each other (`contender` is the second).
+       */
+      readonly reason: 'empty-query' | 'too-long' | 'below-threshold' | 'too-close';
       readonly closest: MatchCandidate | null;
+      readonly contender?: MatchCandidate;
       readonly threshold: number;
     };
+
+/**
+ * The least a match must lead the runner-up by. On every labelled set, answers that led by less
+ * than 0.10 were nearly all wrong (1 right, 7 wrong over four sets): a win by a hair between two
+ * categories says the query is about neither, not about the one a word more in favour.
+ */
+export const MIN_MARGIN = 0.1;
 
 /** A query normalised once, for asking many registries: its content words and its memo key. */
 /** The longest query the matcher reads, counted after normalisation (some characters unfold into several). */
@@ -79,8 +91,12 @@ export interface Matcher {
   remembered(): { readonly rankings: number; readonly corrections: number };
 }
 
-/** Shorter words are too ambiguous to correct ("rust" vs "trust"). */
-const MIN_TYPO_LENGTH = 5;
+/**
+ * Shorter words are too ambiguous to correct ("rust" vs "trust"); a four-letter word is corrected
+ * only when two neighbouring letters are swapped ("rsut"), the commonest slip of a fast typist.
+ */
+const MIN_TYPO_LENGTH = 4;
+const MIN_ANY_TYPO_LENGTH = 5;
 /**
  * Words looked up as typos per query, the first ones unknown: a query of many unknown long words
  * must not cost many lookups (a person makes a typo or two; past this, words are unknown).
@@ -101,6 +117,15 @@ const KEYWORD_BONUS = 3;
  */
 const UNKNOWN_WEIGHT_WEAK = 1.6;
 const UNKNOWN_WEIGHT_STRONG = 0.5;
+/**
+ * Weight of an unknown word that is no everyday English word: most often the name of a product,
+ * a place or a tool ("nextcloud", "metamask", "jellyfin"), and a query that names a thing the
+ * registry does not know is likely about that thing. It weighs three times as much against a
+ * category the query does not name (no keyword, no word of its name) as against one it names:
+ * "nextcloud on a raspberry pi" is about Nextcloud; "umbrel vs mynode for bitcoin" stays Bitcoin.
+ */
+const NAME_WEIGHT_NAMED = 1;
+const NAME_WEIGHT_UNNAMED = 3;
 
 interface Term {
   readonly weight: number;
@@ -123,6 +148,10 @@ interface Keywords {
   readonly single: ReadonlySet<string>;
   /** Stem sequences of keywords of several words; they count when they appear in a row. */
   readonly phrases: readonly (readonly string[])[];
+  /** Stems found only inside those keywords: evidence only when their keyword is in the query. */
+  readonly phraseOnly: ReadonlySet<string>;
+  /** Stems not in the category's name, description or tags: its keywords' and example questions' words. */
+  readonly undescribed: ReadonlySet<string>;
 }
 
 /**
@@ -144,6 +173,8 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
   const keywordIndex = indexKeywords(keywords);
   const exclusions = indexExclusions(registry, slugs);
   const names = slugs.map((slug) => keywords.get(slug)!.name);
+  const phraseOnly = slugs.map((slug) => keywords.get(slug)!.phraseOnly);
+  const undescribed = slugs.map((slug) => keywords.get(slug)!.undescribed);
   let longestWord = 0;
   for (const w of spellings.keys()) longestWord = Math.max(longestWord, w.length);
   // Scratch space for rank(), reused by every query (ranking is synchronous).
@@ -153,6 +184,7 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
     own: new Float64Array(size),
     shared: new Int32Array(size),
     named: new Int32Array(size),
+    described: new Int32Array(size),
     touched: new Int32Array(size),
     mark: new Uint32Array(size),
     round: 1,
@@ -166,7 +198,7 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
   const corrections = new BoundedMemo<string, Hit | null>(MAX_REMEMBERED_WORDS);
   // Agents ask the same things in different case and punctuation: rankings are remembered by
   // normalised query. Bounded the same way.
-  const rankings = new BoundedMemo<string, readonly MatchCandidate[]>(MAX_REMEMBERED_RANKINGS);
+  const rankings = new BoundedMemo<string, Ranking>(MAX_REMEMBERED_RANKINGS);
 
   /** A registry word, exactly or (while `mayCorrect`) through a typo correction; `typo` says which was tried. */
   function resolve(word: string, exact: string, mayCorrect: boolean): { hit: Hit | undefined; typo: boolean } {
@@ -185,6 +217,10 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
     for (const { word: candidate, edits } of spelling().candidates(word)) {
       const corrected = spellings.get(candidate);
       if (corrected === undefined) continue;
+      // A registry word with letters added at its end is another word, not a slip: "nodev",
+      // "nostro" and "nostra" are not "node" and "nostr".
+      if (word.length > candidate.length && word.startsWith(candidate)) continue;
+      if (word.length < MIN_ANY_TYPO_LENGTH && !isTransposition(word, candidate)) continue;
       // A corrected word counts for a little less than one spelt right.
       return { stem: corrected, term: terms.get(corrected)!, factor: 1 - 0.15 * edits };
     }
@@ -224,16 +260,18 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
     return found;
   }
 
-  function rank({ words, stems }: PreparedQuery): MatchCandidate[] {
+  function rank({ words, stems }: PreparedQuery): Ranking {
     const hits = new Map<string, Hit>();
     const sequence: string[] = [];
     let unknown = 0;
+    let unnamed = 0;
     let typos = 0;
     for (const [i, word] of words.entries()) {
       const { hit, typo } = resolve(word, stems[i]!, typos < MAX_TYPO_LOOKUPS);
       if (typo) typos++;
       if (hit === undefined) {
-        unknown++;
+        if (isNameLike(word)) unnamed++;
+        else unknown++;
         sequence.push('');
         continue;
       }
@@ -258,6 +296,7 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
       const ids = hit.term.ids;
       for (let i = 0; i < ids.length; i++) {
         const id = ids[i]!;
+        if (phraseOnly[id]!.has(hit.stem) && strongBySlug.get(slugs[id]!)?.has(hit.stem) !== true) continue;
         if (tally.mark[id] !== tally.round) {
           tally.mark[id] = tally.round;
           tally.touched[touchedCount++] = id;
@@ -265,18 +304,20 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
           tally.own[id] = 0;
           tally.shared[id] = 0;
           tally.named[id] = 0;
+          tally.described[id] = 0;
         }
         tally.evidence[id]! += hit.term.weight * hit.factor * (strongHere && strongBySlug.get(slugs[id]!)?.has(hit.stem) ? KEYWORD_BONUS : 1);
         tally.own[id]! += weight;
         tally.shared[id]!++;
         if (names[id]!.has(hit.stem)) tally.named[id]!++;
+        if (!undescribed[id]!.has(hit.stem)) tally.described[id]!++;
       }
     }
     tally.round = (tally.round % 0xffff_fffe) + 1;
     const outOfScope = exclusions.size === 0 ? NO_EXCLUSIONS : excluded(stems);
     // Ties go to the category whose own name holds more of the query's words ("rust"), then by
     // slug. Only the best two are ever used: kept in one pass rather than sorting every candidate.
-    type Ranked = MatchCandidate & { named: number };
+    type Ranked = MatchCandidate & { named: number; anchored: boolean };
     const before = (a: Ranked, b: Ranked) => b.score - a.score || b.named - a.named || (a.slug < b.slug ? -1 : 1);
     let first: Ranked | undefined;
     let second: Ranked | undefined;
@@ -290,15 +331,20 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
       // Long requests carry more context words: their weight grows with the square root of their number.
       // The curator said the category is not about this: a query that names it is about something else.
       if (outOfScope.has(slug)) continue;
-      const against = total - own + Math.sqrt(unknown) * perUnknown * rarest;
+      // A topic is named by a keyword or by the category's own words (name, description, tags):
+      // "stride" is Threat Modeling's. Words found only in its example questions are context:
+      // one or two of them in common ("old laptop", "machine") happen by chance.
+      if (shared <= 2 && strong.size === 0 && tally.described[id] === 0) continue;
+      const against = total - own + Math.sqrt(unknown) * perUnknown * rarest + Math.sqrt(unnamed) * (strong.size > 0 || named > 0 ? NAME_WEIGHT_NAMED : NAME_WEIGHT_UNNAMED) * rarest;
       const score = round(evidence / (evidence + against));
       // Most candidates fall clearly short of the best two: no object for them.
       if (second !== undefined && score < second.score) continue;
-      const c = { slug, score, named };
+      const c = { slug, score, named, anchored: strong.size > 0 || named > 0 };
       if (first === undefined || before(c, first) < 0) [first, second] = [c, first];
       else if (second === undefined || before(c, second) < 0) second = c;
     }
-    return [first, second].filter((c) => c !== undefined).map(({ slug, score }) => ({ slug, score }));
+    const candidates = [first, second].filter((c) => c !== undefined).map(({ slug, score }) => Object.freeze({ slug, score }));
+    return { candidates, byTopic: first !== undefined && first.anchored && second?.anchored !== true };
   }
 
   return {
@@ -308,10 +354,15 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
       if (words.length === 0) {
         return { kind: 'no-match', reason: 'empty-query', closest: null, threshold };
       }
-      const ranking = rankings.get(key, () => Object.freeze(rank(prepared).map((c) => Object.freeze(c))));
-      const [best, second] = ranking;
+      const { candidates, byTopic } = rankings.get(key, () => Object.freeze(rank(prepared)));
+      const [best, second] = candidates;
       if (best === undefined || best.score === 0 || best.score < threshold) {
         return { kind: 'no-match', reason: 'below-threshold', closest: best ?? null, threshold };
+      }
+      // A leader the query names (a keyword, a word of its name) over a runner-up it does not name
+      // wins by topic, however close the scores.
+      if (second !== undefined && best.score - second.score < MIN_MARGIN && !byTopic) {
+        return { kind: 'no-match', reason: 'too-close', closest: best, contender: second, threshold };
       }
       const category = registry.categories[best.slug] as Category;
       return { kind: 'match', slug: best.slug, category, score: best.score, runnerUp: second ?? null };
@@ -336,7 +387,7 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
       const strong = slug === undefined ? NONE : (keywordStems(sequence).get(slug) ?? NONE);
       for (const { word, hit } of resolved) {
         if (hit === undefined) unknown.push(word);
-        else if (slug !== undefined && hit.term.slugs.includes(slug)) {
+        else if (slug !== undefined && hit.term.slugs.includes(slug) && (strong.has(hit.stem) || !keywords.get(slug)!.phraseOnly.has(hit.stem))) {
           const keyword = strong.has(hit.stem);
           forCategory.push({ word, weight: round(hit.term.weight * hit.factor * (keyword ? KEYWORD_BONUS : 1)), keyword, ...(hit.factor < 1 ? { corrected: hit.stem } : {}) });
         } else against.push(word);
@@ -347,6 +398,24 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
   };
 }
 
+/** An unknown word that is no everyday word, of letters: a name, as far as the matcher can tell. */
+function isNameLike(word: string): boolean {
+  return word.length >= 3 && /[a-z]/.test(word) && !isEverydayWord(word);
+}
+
+/** The best two candidates, and whether the query names the best and not the second. */
+interface Ranking {
+  readonly candidates: readonly MatchCandidate[];
+  readonly byTopic: boolean;
+}
+
+/** Whether `b` is `a` with two neighbouring letters swapped. */
+function isTransposition(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  const i = [...a].findIndex((ch, k) => ch !== b[k]);
+  return i >= 0 && i < a.length - 1 && a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+}
+
 /** Every stem the registry uses with the categories that use it, each spelling's stem, and each category's keywords. */
 function indexTerms(registry: Registry, slugs: readonly string[]) {
   const owners = new Map<string, string[]>();
@@ -354,13 +423,28 @@ function indexTerms(registry: Registry, slugs: readonly string[]) {
   const keywords = new Map<string, Keywords>();
   for (const slug of slugs) {
     const c = registry.categories[slug] as Category;
-    const text = [slug.replace(/-/g, ' '), c.name, c.description, ...c.tags, ...c.keywords, ...c.queryPatterns].join(' ');
+    const described = [slug.replace(/-/g, ' '), c.name, c.description, ...c.tags].join(' ');
+    const text = [described, ...c.queryPatterns].join(' ');
     const stems = new Set<string>();
+    // Typos are corrected into these plain words only, never into keywords: jargon is typed by
+    // those who know it, and a near spelling of a keyword is more often another name ("postgres"
+    // is no "postgrey", "substack" no "shostack").
     for (const word of contentWords(text)) {
       const s = stem(word);
       spellings.set(word, s);
       stems.add(s);
     }
+    const keywordWords = c.keywords.map((keyword) => contentWords(keyword).map(stem));
+    for (const seq of keywordWords) if (seq.length === 1) stems.add(seq[0]!);
+    // A word the category uses only inside a keyword of several words ("machine" of "state
+    // machine") is no evidence alone: it counts when the whole keyword is in the query, in a row.
+    const phraseOnly = new Set<string>();
+    for (const seq of keywordWords) {
+      if (seq.length > 1) for (const s of seq) if (!stems.has(s)) phraseOnly.add(s);
+    }
+    for (const s of phraseOnly) stems.add(s);
+    const describedStems = new Set(contentWords(described).map(stem));
+    const undescribed = new Set([...stems].filter((s) => !describedStems.has(s)));
     for (const s of stems) {
       const list = owners.get(s) ?? [];
       list.push(slug);
@@ -374,7 +458,7 @@ function indexTerms(registry: Registry, slugs: readonly string[]) {
       else if (seq.length > 1) phrases.push(seq);
     }
     const name = new Set(contentWords(`${slug.replace(/-/g, ' ')} ${c.name}`).map(stem));
-    keywords.set(slug, { name, single, phrases });
+    keywords.set(slug, { name, single, phrases, phraseOnly, undescribed });
   }
   const terms = new Map<string, Term>();
   const idOf = new Map(slugs.map((slug, i) => [slug, i]));

@@ -91,7 +91,7 @@ export function answersFor(catalog: Catalog): BoundedMemo<string, ToolResult> {
  * When the category last changed: from the signed history when there is one; otherwise all that
  * is known is that it has not changed since the registry's own date.
  */
-function lastChanged({ registry, lastChanged: dates }: Catalog, slug: string): { date: string; from: 'history' | 'registry'; text: string } {
+export function lastChanged({ registry, lastChanged: dates }: Catalog, slug: string): { date: string; from: 'history' | 'registry'; text: string } {
   const date = dates.get(slug);
   return date === undefined
     ? { date: registry.updated, from: 'registry', text: `on or before ${registry.updated} (the registry's date; it has no signed history)` }
@@ -145,6 +145,13 @@ function describeNoMatch(
     return failure(
       'The query has no words to match: it is empty or only common words such as "the" or "how". ' +
         `Describe the topic, for example "learn rust programming". ${available}`,
+    );
+  }
+  if (outcome.reason === 'too-close' && outcome.closest !== null && outcome.contender !== undefined) {
+    return failure(
+      `No category matches "${clip(query)}" clearly enough: ${outcome.closest.slug} (score ${outcome.closest.score.toFixed(3)}) and ` +
+        `${outcome.contender.slug} (score ${outcome.contender.score.toFixed(3)}) are too close to call, so the query is likely about neither. ` +
+        `Rephrase with the topic's main words, or call list_categories and ask again with a category's name. ${available}`,
     );
   }
   const closest =
