@@ -30,6 +30,7 @@ function explainQuery({ outcome, forCategory, against, unknown, outOfScope }: Ex
       'too-long': 'longer than 1,000 characters once normalised',
       'below-threshold': `below the threshold ${outcome.threshold}`,
       'too-close': `the best two are within ${MIN_MARGIN} of each other (runner-up ${outcome.contender?.slug} with score ${outcome.contender?.score.toFixed(3)})`,
+      'too-vague': 'a single everyday word, too vague to answer',
     }[outcome.reason];
     io.out(`no match: ${why}; closest: ${outcome.closest === null ? 'none' : `${outcome.closest.slug} (score ${outcome.closest.score.toFixed(3)})`}`);
   }

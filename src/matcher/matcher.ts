@@ -24,9 +24,10 @@ export type MatchOutcome =
       /**
        * `empty-query`: nothing left after normalisation; `too-long`: longer than MAX_NORMALIZED_LENGTH
        * once normalised; `below-threshold`: no category scored enough; `too-close`: the best two
-       * scored within MIN_MARGIN of each other (`contender` is the second).
+       * scored within MIN_MARGIN of each other (`contender` is the second); `too-vague`: the query is
+       * one everyday word ("security", "keys"), which many topics share and none owns.
        */
-      readonly reason: 'empty-query' | 'too-long' | 'below-threshold' | 'too-close';
+      readonly reason: 'empty-query' | 'too-long' | 'below-threshold' | 'too-close' | 'too-vague';
       readonly closest: MatchCandidate | null;
       readonly contender?: MatchCandidate;
       readonly threshold: number;
@@ -56,15 +57,18 @@ export interface PreparedQuery {
   /** Each word's stem, computed once for every registry asked. */
   readonly stems: readonly string[];
   readonly key: string;
+  /** The query is one word as typed (no other word at all, common or not). */
+  readonly oneWord: boolean;
 }
 
 /** Normalised first, then measured: the length limit holds for what the matcher actually reads. */
 export function prepareQuery(query: string): PreparedQuery {
   const text = normalizeText(query);
-  if (text.length > MAX_NORMALIZED_LENGTH) return { tooLong: true, words: [], stems: [], key: '' };
+  if (text.length > MAX_NORMALIZED_LENGTH) return { tooLong: true, words: [], stems: [], key: '', oneWord: false };
   // A real request names its topic in its first few dozen words; the rest would only add cost.
   const words = contentWordsOf(text).slice(0, MAX_CONTENT_WORDS);
-  return { tooLong: false, words, stems: words.map(stem), key: words.join(' ') };
+  const oneWord = words.length === 1 && !/\S\s+\S/.test(text.trim());
+  return { tooLong: false, words, stems: words.map(stem), key: words.join(' '), oneWord };
 }
 
 /** How each word of a query counted toward the chosen category (or the closest one). */
@@ -121,8 +125,9 @@ const UNKNOWN_WEIGHT_STRONG = 0.5;
  * Weight of an unknown word that is no everyday English word: most often the name of a product,
  * a place or a tool ("nextcloud", "metamask", "jellyfin"), and a query that names a thing the
  * registry does not know is likely about that thing. It weighs three times as much against a
- * category the query does not name (no keyword, no word of its name) as against one it names:
- * "nextcloud on a raspberry pi" is about Nextcloud; "umbrel vs mynode for bitcoin" stays Bitcoin.
+ * category none of whose keywords the query holds: "nextcloud setup on a raspberry pi" is about
+ * Nextcloud, though "setup" is in Bitcoin Node Setup's name; "electrs on my bitcoin core node"
+ * stays Bitcoin.
  */
 const NAME_WEIGHT_NAMED = 1;
 const NAME_WEIGHT_UNNAMED = 3;
@@ -317,7 +322,7 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
     const outOfScope = exclusions.size === 0 ? NO_EXCLUSIONS : excluded(stems);
     // Ties go to the category whose own name holds more of the query's words ("rust"), then by
     // slug. Only the best two are ever used: kept in one pass rather than sorting every candidate.
-    type Ranked = MatchCandidate & { named: number; anchored: boolean };
+    type Ranked = MatchCandidate & { id: number; named: number; anchored: boolean };
     const before = (a: Ranked, b: Ranked) => b.score - a.score || b.named - a.named || (a.slug < b.slug ? -1 : 1);
     let first: Ranked | undefined;
     let second: Ranked | undefined;
@@ -335,16 +340,26 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
       // "stride" is Threat Modeling's. Words found only in its example questions are context:
       // one or two of them in common ("old laptop", "machine") happen by chance.
       if (shared <= 2 && strong.size === 0 && tally.described[id] === 0) continue;
-      const against = total - own + Math.sqrt(unknown) * perUnknown * rarest + Math.sqrt(unnamed) * (strong.size > 0 || named > 0 ? NAME_WEIGHT_NAMED : NAME_WEIGHT_UNNAMED) * rarest;
+      const against = total - own + Math.sqrt(unknown) * perUnknown * rarest + Math.sqrt(unnamed) * (strong.size > 0 ? NAME_WEIGHT_NAMED : NAME_WEIGHT_UNNAMED) * rarest;
       const score = round(evidence / (evidence + against));
       // Most candidates fall clearly short of the best two: no object for them.
       if (second !== undefined && score < second.score) continue;
-      const c = { slug, score, named, anchored: strong.size > 0 || named > 0 };
+      const c = { id, slug, score, named, anchored: strong.size > 0 || named > 0 };
       if (first === undefined || before(c, first) < 0) [first, second] = [c, first];
       else if (second === undefined || before(c, second) < 0) second = c;
     }
     const candidates = [first, second].filter((c) => c !== undefined).map(({ slug, score }) => Object.freeze({ slug, score }));
-    return { candidates, byTopic: first !== undefined && first.anchored && second?.anchored !== true };
+    // The query names the leader and not the runner-up: a word of the leader's name, or one of its
+    // keywords, that the runner-up's own words (name, description, tags) do not use ("rust" in
+    // "write a web api in rust"). A word both describe themselves with ("security") names neither.
+    const byTopic =
+      first !== undefined &&
+      second !== undefined &&
+      !second.anchored &&
+      [...hits.values()].some(
+        (h) => (names[first!.id]!.has(h.stem) || strongBySlug.get(first!.slug)?.has(h.stem) === true) && (!h.term.ids.includes(second!.id) || undescribed[second!.id]!.has(h.stem)),
+      );
+    return { candidates, byTopic };
   }
 
   return {
@@ -361,6 +376,12 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
       }
       // A leader the query names (a keyword, a word of its name) over a runner-up it does not name
       // wins by topic, however close the scores.
+      // A query of one everyday word and nothing else says too little to hand over three sources
+      // with confidence ("security", "keys", "rust"); a name ("zigbee", "bitcoind", "nostr") is
+      // specific enough alone, and so is "learn rust".
+      if (prepared.oneWord && isEverydayWord(words[0]!)) {
+        return { kind: 'no-match', reason: 'too-vague', closest: best, threshold };
+      }
       if (second !== undefined && best.score - second.score < MIN_MARGIN && !byTopic) {
         return { kind: 'no-match', reason: 'too-close', closest: best, contender: second, threshold };
       }

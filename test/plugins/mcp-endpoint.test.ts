@@ -341,6 +341,14 @@ t.test('get_sources: an honest no-match', async (t) => {
   const empty = await callTool(app, session, 'get_sources', { query: '   the of   ' });
   t.equal(empty.json.result?.isError, true);
   t.match(empty.json.result!.content[0]!.text, /no words to match/);
+
+  const vague = await callTool(app, session, 'get_sources', { query: 'security' });
+  t.equal(vague.json.result?.isError, true, 'one everyday word is declined');
+  t.match(vague.json.result!.content[0]!.text, /^"security" is a single common word, too vague to answer with three sources.* Say what you need about it/);
+
+  const close = await callTool(app, session, 'get_sources', { query: 'secure password storage for personal use' });
+  t.equal(close.json.result?.isError, true, 'a win by a hair is declined');
+  t.match(close.json.result!.content[0]!.text, /clearly enough: [a-z-]+ \(score 0\.\d{3}\) and [a-z-]+ \(score 0\.\d{3}\) are too close to call/);
 });
 
 t.test('list_categories, get_provenance and get_endorsements', async (t) => {

@@ -78,9 +78,9 @@ export const getFederatedSources: Tool = {
     const prepared = prepareQuery(query);
     const local = catalog.matcher.match(query, threshold, prepared);
     if (local.kind === 'match') answers.push(answerFrom(catalog.registry, local.slug, local.category, local.score, null));
-    // A query with no words, or too long, is refused as get_sources refuses it; a weak or
+    // A query with no words, too long or one everyday word is refused as get_sources refuses it; a weak or
     // too-close local answer leaves the question to the peers.
-    else if (local.reason === 'empty-query' || local.reason === 'too-long') return getSources.run(args, catalog);
+    else if (local.reason === 'empty-query' || local.reason === 'too-long' || local.reason === 'too-vague') return getSources.run(args, catalog);
     else if (local.closest !== null) closest.push({ ...local.closest, where: 'this registry' });
 
     const peers = context?.federation.peers() ?? [];

@@ -147,6 +147,12 @@ function describeNoMatch(
         `Describe the topic, for example "learn rust programming". ${available}`,
     );
   }
+  if (outcome.reason === 'too-vague') {
+    return failure(
+      `"${clip(query)}" is a single common word, too vague to answer with three sources: many topics touch it and no category owns it. ` +
+        `Say what you need about it, for example "harden ssh on a linux server" or "choose a password manager". ${available}`,
+    );
+  }
   if (outcome.reason === 'too-close' && outcome.closest !== null && outcome.contender !== undefined) {
     return failure(
       `No category matches "${clip(query)}" clearly enough: ${outcome.closest.slug} (score ${outcome.closest.score.toFixed(3)}) and ` +

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { MAX_REMEMBERED_RANKINGS, MAX_REMEMBERED_WORDS, buildMatcher } from '../../../src/matcher/matcher.js';
+import { DEFAULT_THRESHOLD, MAX_REMEMBERED_RANKINGS, MAX_REMEMBERED_WORDS, MIN_MARGIN, buildMatcher } from '../../../src/matcher/matcher.js';
 import { contentWords, normalizeText, stem } from '../../../src/matcher/normalize.js';
 
 const contentTokens = (text: string) => contentWords(text).map(stem);
@@ -71,7 +71,8 @@ t.test('an empty or stop-words-only query is a no-match of its own kind', async 
 });
 
 t.test('the threshold is respected, per matcher and per call', async (t) => {
-  const query = 'rust belt history';
+  const query = 'rust colored paint';
+  t.equal(matcher.match(query).kind, 'no-match', 'a weak match stays out at the default threshold');
   const loose = matcher.match(query, 0.05);
   t.equal(loose.kind === 'match' && loose.slug, 'rust-learning', 'a low threshold lets a weak match in');
   const strict = matcher.match('learn rust programming', 1.01);
@@ -85,23 +86,49 @@ t.test('the threshold is respected, per matcher and per call', async (t) => {
   t.equal(strictMatcher.match('rust lifetimes for my job interview', partial.score).kind, 'match', 'a per-call threshold wins');
 });
 
-t.test('ties break deterministically, by slug', async (t) => {
+t.test('an exact tie is too close to call: no match, naming both in slug order, on every call', async (t) => {
   const base = registry.categories['rust-learning']!;
-  const twin = (slug: string) => [slug, { ...base, name: 'Twin', tags: ['twin'], keywords: ['zebra'], queryPatterns: ['zebra'], description: 'zebra' }];
+  const twin = (slug: string) => [slug, { ...base, name: 'Twin', tags: ['twin'], keywords: ['zebra crossing'], queryPatterns: ['zebra crossing'], description: 'zebra crossing' }];
   const data = { ...structuredClone(registry), categories: Object.fromEntries([twin('b-twin'), twin('a-twin')]) };
   const check = validateRegistry(JSON.parse(JSON.stringify(data)));
   if (!check.ok) return t.fail(check.problems.join());
   const m = buildMatcher(check.registry);
   for (let i = 0; i < 5; i++) {
-    const r = m.match('zebra');
-    t.equal(r.kind === 'match' && r.slug, 'a-twin');
+    t.match(m.match('zebra crossing'), { kind: 'no-match', reason: 'too-close', closest: { slug: 'a-twin', score: 1 }, contender: { slug: 'b-twin', score: 1 } });
   }
+});
+
+t.test('one everyday word alone is too vague to answer; a name alone, or the same word in a request, is not', async (t) => {
+  for (const query of ['security', 'Rust', 'passwords?', '  keys  ']) {
+    t.match(matcher.match(query), { kind: 'no-match', reason: 'too-vague' }, query);
+  }
+  t.match(matcher.match('bitcoind'), { kind: 'match', slug: 'bitcoin-node-setup' }, 'a name alone');
+  t.match(matcher.match('zigbee'), { kind: 'match', slug: 'home-automation-private' }, 'a name alone');
+  t.match(matcher.match('learn rust'), { kind: 'match', slug: 'rust-learning' }, 'one content word, but a request');
+  t.match(matcher.match('password manager'), { kind: 'match', slug: 'password-management' });
+});
+
+t.test('a win by less than MIN_MARGIN is no match, unless the query names the leader and not the runner-up', async (t) => {
+  const base = registry.categories['rust-learning']!;
+  const category = (name: string, words: string) => ({ ...base, name, tags: [name.toLowerCase()], keywords: [], queryPatterns: [words], description: words });
+  const data = {
+    ...structuredClone(registry),
+    categories: { gardening: category('Gardening', 'soil compost seedlings'), farming: category('Farming', 'soil compost tractors') },
+  };
+  const check = validateRegistry(JSON.parse(JSON.stringify(data)));
+  if (!check.ok) return t.fail(check.problems.join());
+  const m = buildMatcher(check.registry, 0.1);
+  const close = m.match('soil compost');
+  t.match(close, { kind: 'no-match', reason: 'too-close' }, 'two categories sharing the same words: neither');
+  if (close.kind === 'no-match') t.ok(close.closest!.score - close.contender!.score < MIN_MARGIN);
+  t.match(m.match('gardening soil compost'), { kind: 'match', slug: 'gardening' }, 'the query names one of them: that one');
+  t.match(m.match('soil compost seedlings'), { kind: 'match', slug: 'gardening' }, 'a clear lead: that one');
 });
 
 t.test('an empty registry yields no-match, never a crash', async (t) => {
   const empty: Registry = { ...registry, categories: {} };
   const m = buildMatcher(empty);
-  t.same(m.match('learn rust'), { kind: 'no-match', reason: 'below-threshold', closest: null, threshold: 0.4 });
+  t.same(m.match('learn rust'), { kind: 'no-match', reason: 'below-threshold', closest: null, threshold: DEFAULT_THRESHOLD });
   t.equal(m.match('').kind, 'no-match');
 });
 

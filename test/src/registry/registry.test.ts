@@ -67,7 +67,7 @@ const RULES: { rule: string; mutate: (r: Json) => void; expect: string[] }[] = [
   { rule: 'texts are text', mutate: (r) => (r.categories['linux-hardening'].name = 5), expect: ['categories.linux-hardening.name: must be text in double quotes'] },
   { rule: 'source type from the list', mutate: (r) => (r.categories['linux-hardening'].sources[1].type = 'podcast'), expect: [`categories.linux-hardening.source rank 2.type: must be one of ${TYPES}`] },
   { rule: 'at least one tag', mutate: (r) => (r.categories['rust-learning'].tags = []), expect: ['categories.rust-learning.tags: must list at least 1 tag'] },
-  { rule: 'no keyword twice', mutate: (r) => r.categories['rust-learning'].keywords.push(r.categories['rust-learning'].keywords[1]), expect: ['categories.rust-learning.keyword 20: repeats keyword 2'] },
+  { rule: 'no keyword twice', mutate: (r) => r.categories['rust-learning'].keywords.unshift(r.categories['rust-learning'].keywords[0]), expect: ['categories.rust-learning.keyword 2: repeats keyword 1'] },
   { rule: 'no query pattern twice', mutate: (r) => r.categories['rust-learning'].queryPatterns.unshift(r.categories['rust-learning'].queryPatterns[0]), expect: ['categories.rust-learning.query pattern 2: repeats query pattern 1'] },
   { rule: 'updated is a date', mutate: (r) => (r.updated = 'yesterday'), expect: ['updated: must be a real calendar date written YYYY-MM-DD'] },
   { rule: 'updated is a real calendar date', mutate: (r) => (r.updated = '2026-13-45'), expect: ['updated: must be a real calendar date written YYYY-MM-DD'] },
