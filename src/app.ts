@@ -9,6 +9,7 @@ import { mcpEndpoint } from '../plugins/mcp-endpoint.js';
 import { createMetrics, metricsPlugin, type Metrics } from '../plugins/metrics.js';
 import { originPolicy } from '../plugins/origin-policy.js';
 import { federationRoutes } from '../plugins/federation-routes.js';
+import { pageRoutes } from '../plugins/page-routes.js';
 import { registryRoutes } from '../plugins/registry-routes.js';
 import { requestLog } from '../plugins/request-log.js';
 import { CatalogHolder, prepareCatalog, type Catalog, type ReloadOutcome } from './catalog.js';
@@ -134,6 +135,7 @@ export const app: FastifyPluginAsync<AppParts> = async (instance, { config, hold
   await instance.register(health, { catalog, sessions, serverVersion });
   await instance.register(registryRoutes, { catalog });
   await instance.register(federationRoutes, { federation });
+  await instance.register(pageRoutes, { catalog, federation });
   await instance.register(mcpEndpoint, {
     handler: createMcpHandler({ catalog, sessions, serverVersion, federation, onToolResult: metrics.toolResult }),
     protection: config,

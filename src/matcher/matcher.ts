@@ -155,8 +155,8 @@ interface Keywords {
   readonly phrases: readonly (readonly string[])[];
   /** Stems found only inside those keywords: evidence only when their keyword is in the query. */
   readonly phraseOnly: ReadonlySet<string>;
-  /** Stems not in the category's name, description or tags: its keywords' and example questions' words. */
-  readonly undescribed: ReadonlySet<string>;
+  /** Stems of the category's name, description and tags: the words it describes itself with. */
+  readonly described: ReadonlySet<string>;
 }
 
 /**
@@ -179,7 +179,7 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
   const exclusions = indexExclusions(registry, slugs);
   const names = slugs.map((slug) => keywords.get(slug)!.name);
   const phraseOnly = slugs.map((slug) => keywords.get(slug)!.phraseOnly);
-  const undescribed = slugs.map((slug) => keywords.get(slug)!.undescribed);
+  const described = slugs.map((slug) => keywords.get(slug)!.described);
   let longestWord = 0;
   for (const w of spellings.keys()) longestWord = Math.max(longestWord, w.length);
   // Scratch space for rank(), reused by every query (ranking is synchronous).
@@ -315,7 +315,7 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
         tally.own[id]! += weight;
         tally.shared[id]!++;
         if (names[id]!.has(hit.stem)) tally.named[id]!++;
-        if (!undescribed[id]!.has(hit.stem)) tally.described[id]!++;
+        if (described[id]!.has(hit.stem)) tally.described[id]!++;
       }
     }
     tally.round = (tally.round % 0xffff_fffe) + 1;
@@ -357,7 +357,7 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
       second !== undefined &&
       !second.anchored &&
       [...hits.values()].some(
-        (h) => (names[first!.id]!.has(h.stem) || strongBySlug.get(first!.slug)?.has(h.stem) === true) && (!h.term.ids.includes(second!.id) || undescribed[second!.id]!.has(h.stem)),
+        (h) => (names[first!.id]!.has(h.stem) || strongBySlug.get(first!.slug)?.has(h.stem) === true) && !described[second!.id]!.has(h.stem),
       );
     return { candidates, byTopic };
   }
@@ -465,7 +465,6 @@ function indexTerms(registry: Registry, slugs: readonly string[]) {
     }
     for (const s of phraseOnly) stems.add(s);
     const describedStems = new Set(contentWords(described).map(stem));
-    const undescribed = new Set([...stems].filter((s) => !describedStems.has(s)));
     for (const s of stems) {
       const list = owners.get(s) ?? [];
       list.push(slug);
@@ -479,7 +478,7 @@ function indexTerms(registry: Registry, slugs: readonly string[]) {
       else if (seq.length > 1) phrases.push(seq);
     }
     const name = new Set(contentWords(`${slug.replace(/-/g, ' ')} ${c.name}`).map(stem));
-    keywords.set(slug, { name, single, phrases, phraseOnly, undescribed });
+    keywords.set(slug, { name, single, phrases, phraseOnly, described: describedStems });
   }
   const terms = new Map<string, Term>();
   const idOf = new Map(slugs.map((slug, i) => [slug, i]));

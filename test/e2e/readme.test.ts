@@ -125,3 +125,8 @@ t.test('README: the curator commands to see what the matcher does work as writte
   t.match(scored.stdout, /== test\/fixtures\/queries-untouched\.json on registry\.json: 215 queries/);
   t.match(scored.stdout, /^top-1 accuracy on-topic +\d+\.\d%/m);
 });
+
+t.test('README: the page search example prints the category get_sources names', async (t) => {
+  const { stdout } = await runBlock(t, "?q=learn+rust+programming");
+  t.equal(stdout.trim(), '<strong>Rust Learning</strong>');
+});

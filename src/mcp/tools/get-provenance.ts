@@ -85,7 +85,7 @@ function verificationSteps(recipes: VerificationRecipes, sha256: string, context
 }
 
 /** Said plainly, so that an unsigned registry never reads as signed by a curator. */
-const SIGNED_BY: Readonly<Record<SigningMode, string>> = {
+export const SIGNED_BY: Readonly<Record<SigningMode, string>> = {
   curator: 'the curator, offline (a curator-signed registry: this server only verifies it and holds no secret key)',
   server: "this server, with the curator's secret key its operator configured (server-side signing)",
   ephemeral:

@@ -24,13 +24,13 @@ t.test('the evaluation set is what the issue asks for', async (t) => {
 
 // Floors at the level reached, so that a change that loses a labelled query must earn it back.
 // The held-out third of queries.json reached 97.3% (109 of 112) before the 2026-11-26 rules; the
-// rules that lifted the blind sets cost it one near-miss, so its floor is now 108 of 112. The
-// pooled floors cover every set used for tuning (queries.json, the fresh set, the first untouched
-// set and the second blind set, all looked at by now). Blind sets still unread are not tested
-// here: their one measurement is reported in the README.
-const HELD_OUT_FLOOR = { overall: 0.96, top1: 0.95, rejections: 0.93 };
-const POOLED_FLOOR = { top1: 0.96, rejections: 0.95 };
-const TUNING_SETS = ['queries.json', 'queries-fresh.json', 'queries-untouched.json', 'queries-blind-2.json'];
+// rules that lifted the blind sets cost it one question, so its floor is now 108 of 112. The
+// pooled floors cover every set used for tuning (queries.json, the fresh set and the first three
+// blind sets, each read after its one measurement). The newest blind set is not tested here: its
+// one measurement is reported in the README, and tuning on it would end its use.
+const HELD_OUT_FLOOR = { overall: 0.96, top1: 0.96, rejections: 0.97 };
+const POOLED_FLOOR = { top1: 0.95, rejections: 0.95 };
+const TUNING_SETS = ['queries.json', 'queries-fresh.json', 'queries-untouched.json', 'queries-blind-2.json', 'queries-blind-3.json'];
 
 t.test(`held-out accuracy stays at or above ${HELD_OUT_FLOOR.overall}`, async (t) => {
   const report = evaluate(matcher, queries.filter((q) => q.split === 'holdout'));

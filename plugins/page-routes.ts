@@ -1,0 +1,68 @@
+import helmet from '@fastify/helmet';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { Catalog } from '../src/catalog.js';
+import type { FederationView } from '../src/federation/federation.js';
+import { PAGE_ASSETS, renderCategory, renderHome, renderNotFound } from '../src/page/render.js';
+import { categoryPageView, homeView, notFoundView } from '../src/page/view.js';
+
+export interface PageRoutesOptions {
+  readonly catalog: () => Catalog;
+  readonly federation: FederationView;
+}
+
+/**
+ * What the page may load: its own style sheet and icon, nothing else; no script at all, and forms
+ * only to this server. form-action, base-uri and frame-ancestors do not fall back to default-src.
+ */
+export const PAGE_CSP = {
+  defaultSrc: ["'none'"],
+  styleSrc: ["'self'"],
+  imgSrc: ["'self'"],
+  formAction: ["'self'"],
+  baseUri: ["'none'"],
+  frameAncestors: ["'none'"],
+} as const;
+
+/**
+ * The page for people: GET / (and its search, GET /?q=), GET /c/<slug>, and the two files they
+ * link to. HTTP only: the views are built from the live catalog by src/page and rendered there.
+ * Registered without fastify-plugin, so helmet's headers (CSP, nosniff, referrer policy) apply to
+ * these routes alone; the Origin/Host policy registered before it guards them as every route.
+ */
+export const pageRoutes: FastifyPluginAsync<PageRoutesOptions> = async (app, { catalog, federation }) => {
+  await app.register(helmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: PAGE_CSP },
+    referrerPolicy: { policy: 'no-referrer' },
+    // Whether this server is reached over TLS is the proxy's business, not ours.
+    strictTransportSecurity: false,
+    // The same answer as frame-ancestors 'none', for browsers that read only this header.
+    frameguard: { action: 'deny' },
+  });
+
+  // The address the reader used, so that the examples on the page work as shown.
+  const baseUrl = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
+  const html = (reply: FastifyReply, status: number, body: string) =>
+    // The page is the live registry and names the Host it was asked under: never stored.
+    reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
+
+  app.get<{ Querystring: { q?: string | string[] } }>('/', async (request, reply) => {
+    const { q } = request.query;
+    // ?q=a&q=b comes as a list: the form sends one, and the first is the one answered.
+    const query = Array.isArray(q) ? q[0] : q;
+    const view = homeView(catalog(), { baseUrl: baseUrl(request), query, federation });
+    return html(reply, view.search?.kind === 'invalid' ? 400 : 200, renderHome(view));
+  });
+
+  app.get<{ Params: { slug: string } }>('/c/:slug', async (request, reply) => {
+    const current = catalog();
+    const view = categoryPageView(current, request.params.slug, baseUrl(request));
+    return view === undefined
+      ? html(reply, 404, renderNotFound(notFoundView(current, request.url.split('?')[0]!, baseUrl(request))))
+      : html(reply, 200, renderCategory(view));
+  });
+
+  // no-cache: a few hundred bytes fetched again rather than an old style sheet after an upgrade.
+  for (const [path, asset] of PAGE_ASSETS) {
+    app.get(path, async (_request, reply) => reply.header('cache-control', 'no-cache').type(asset.contentType).send(asset.body));
+  }
+};

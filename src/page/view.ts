@@ -1,0 +1,268 @@
+/**
+ * What the page for people shows, built from the catalog being served and the tools' own
+ * answers: the search calls get_sources, the provenance panel get_provenance, the peers panel
+ * get_endorsements. The page therefore says what an agent is told, and changes when a reload
+ * swaps the catalog. Templates (views/) only lay these values out; they escape every one.
+ */
+import type { Catalog } from '../catalog.js';
+import { NO_FEDERATION, type FederationView } from '../federation/federation.js';
+import { ProtocolError } from '../mcp/errors.js';
+import { BASE_URL_PLACEHOLDER, SIGNED_BY } from '../mcp/tools/get-provenance.js';
+import { lastChanged, MAX_QUERY_LENGTH } from '../mcp/tools/get-sources.js';
+import { callTool } from '../mcp/tools/toolbox.js';
+import type { SigningMode } from '../provenance/signature.js';
+import type { SourceType } from '../registry/types.js';
+
+export interface SourceView {
+  readonly rank: number;
+  readonly name: string;
+  readonly url: string;
+  /** The URL as a link target only when it is http(s): anything else is shown, never followed. */
+  readonly href: string | undefined;
+  readonly type: SourceType;
+  readonly why: string;
+}
+
+export interface CategoryView {
+  readonly slug: string;
+  readonly name: string;
+  readonly description: string;
+  readonly path: string;
+  readonly tags: readonly string[];
+  readonly notAbout: readonly string[];
+  readonly lastChanged: string;
+  readonly sources: readonly SourceView[];
+}
+
+export type SearchView =
+  | { readonly kind: 'match'; readonly query: string; readonly category: CategoryView; readonly score: string }
+  | { readonly kind: 'no-match'; readonly query: string; readonly message: string; readonly closest: CategoryView | undefined }
+  | { readonly kind: 'invalid'; readonly query: string; readonly message: string };
+
+export interface ProvenanceView {
+  readonly curator: string;
+  readonly publicKey: string;
+  readonly version: string;
+  readonly updated: string;
+  readonly sha256: string;
+  readonly signature: string;
+  readonly mode: SigningMode;
+  readonly signedBy: string;
+  readonly history: string;
+  readonly verifyCli: string;
+  readonly verifyOpenssl: readonly string[];
+}
+
+export interface PeerRow {
+  readonly name: string;
+  readonly url: string;
+  readonly href: string | undefined;
+  readonly pubkey: string;
+  readonly since: string;
+  readonly state: 'fresh' | 'stale' | 'unavailable';
+  readonly detail: string;
+}
+
+export interface HomeView {
+  readonly title: string;
+  readonly mcpUrl: string;
+  readonly clientConfig: string;
+  readonly curl: string;
+  readonly categories: readonly CategoryView[];
+  readonly provenance: ProvenanceView;
+  readonly peers: readonly PeerRow[];
+  readonly search: SearchView | undefined;
+  readonly maxQueryLength: number;
+}
+
+/** What a page for one category shows: the category and who vouches for it. */
+export interface CategoryPageView {
+  readonly title: string;
+  readonly category: CategoryView;
+  readonly provenance: ProvenanceView;
+  readonly maxQueryLength: number;
+}
+
+/** A page for an address that names nothing, such as a category that is not in the registry. */
+export interface NotFoundView {
+  readonly title: string;
+  readonly path: string;
+  readonly provenance: ProvenanceView;
+  readonly maxQueryLength: number;
+}
+
+/** Only http and https URLs become links: a `javascript:` or `data:` URL stays inert text. */
+export function safeHref(url: string): string | undefined {
+  if (!URL.canParse(url)) return undefined;
+  const { protocol } = new URL(url);
+  return protocol === 'https:' || protocol === 'http:' ? url : undefined;
+}
+
+/** The path of a category's own page; slugs are lowercase words and hyphens, encoded all the same. */
+export function categoryPath(slug: string): string {
+  return `/c/${encodeURIComponent(slug)}`;
+}
+
+export function categoryView(catalog: Catalog, slug: string): CategoryView | undefined {
+  const category = Object.hasOwn(catalog.registry.categories, slug) ? catalog.registry.categories[slug] : undefined;
+  if (category === undefined) return undefined;
+  return {
+    slug,
+    name: category.name,
+    description: category.description,
+    path: categoryPath(slug),
+    tags: category.tags,
+    notAbout: category.notAbout ?? [],
+    lastChanged: lastChanged(catalog, slug).text,
+    sources: category.sources.map(({ rank, name, url, type, why }) => ({ rank, name, url, href: safeHref(url), type, why })),
+  };
+}
+
+interface SourcesAnswer {
+  readonly category: { readonly slug: string };
+  readonly score: number;
+}
+
+/**
+ * The search form's answer: exactly get_sources' for the same query, through the same argument
+ * checks. A match shows the category the tool named; a no-match shows the tool's own message and
+ * links the closest category, which is the one that message names.
+ */
+export function searchView(catalog: Catalog, query: string): SearchView {
+  let result;
+  try {
+    result = callTool({ name: 'get_sources', arguments: { query } }, catalog);
+  } catch (err) {
+    if (!(err instanceof ProtocolError)) throw err;
+    // The only argument a form can send wrong is a query over the tool's maxLength.
+    return { kind: 'invalid', query, message: `The query is longer than ${MAX_QUERY_LENGTH} characters. Ask about one topic in a sentence or two.` };
+  }
+  if (result.isError === true) {
+    const outcome = catalog.matcher.match(query);
+    const closest = outcome.kind === 'no-match' && outcome.closest !== null ? categoryView(catalog, outcome.closest.slug) : undefined;
+    return { kind: 'no-match', query, message: result.content.map((c) => c.text).join('\n'), closest };
+  }
+  const found = result.structuredContent as unknown as SourcesAnswer;
+  return { kind: 'match', query, category: categoryView(catalog, found.category.slug)!, score: found.score.toFixed(3) };
+}
+
+interface ProvenanceAnswer {
+  readonly curator: { readonly name: string; readonly pubkey: string };
+  readonly registry: { readonly version: string; readonly updated: string };
+  readonly signature: { readonly sha256: string; readonly signature: string; readonly signedBy: SigningMode };
+  readonly history: { readonly entries: number; readonly latest: { readonly version: string; readonly date: string } | null };
+  readonly recipes: { readonly openssl: readonly string[] };
+}
+
+/** get_provenance's answer, with this server's address in its verification commands. */
+export function provenanceView(catalog: Catalog, baseUrl: string): ProvenanceView {
+  const p = callTool({ name: 'get_provenance', arguments: {} }, catalog).structuredContent as unknown as ProvenanceAnswer;
+  const latest = p.history.latest;
+  return {
+    curator: p.curator.name,
+    publicKey: p.curator.pubkey,
+    version: p.registry.version,
+    updated: p.registry.updated,
+    sha256: p.signature.sha256,
+    signature: p.signature.signature,
+    mode: p.signature.signedBy,
+    signedBy: SIGNED_BY[p.signature.signedBy],
+    history:
+      latest === null
+        ? 'No signed history: only a registry the curator signs offline has one.'
+        : `${p.history.entries} signed version${p.history.entries === 1 ? '' : 's'}, the latest ${latest.version} on ${latest.date}.`,
+    verifyCli: `npx three-good-sources verify ${baseUrl} --pubkey ${p.curator.pubkey}`,
+    verifyOpenssl: p.recipes.openssl.map((line) => line.replace(BASE_URL_PLACEHOLDER, baseUrl)),
+  };
+}
+
+interface EndorsementsAnswer {
+  readonly endorsements: readonly {
+    readonly name: string;
+    readonly pubkey: string;
+    readonly url: string;
+    readonly since: string;
+    readonly state: PeerRow['state'];
+    readonly peerRegistryVersion: string | null;
+    readonly lastSuccess: string | null;
+  }[];
+}
+
+const STATE_WORDS: Readonly<Record<PeerRow['state'], string>> = {
+  fresh: 'verified and current',
+  stale: 'verified, but not refreshed lately',
+  unavailable: 'not verified yet or unreachable: nothing of it is served',
+};
+
+/** get_endorsements' answer: each endorsed curator and what this server knows of it now. */
+export function peerRows(catalog: Catalog, federation: FederationView): PeerRow[] {
+  const answer = callTool({ name: 'get_endorsements', arguments: {} }, catalog, undefined, federation).structuredContent as unknown as EndorsementsAnswer;
+  return answer.endorsements.map((e) => ({
+    name: e.name,
+    url: e.url,
+    href: safeHref(e.url),
+    pubkey: e.pubkey,
+    since: e.since,
+    state: e.state,
+    detail:
+      e.peerRegistryVersion === null
+        ? STATE_WORDS[e.state]
+        : `${STATE_WORDS[e.state]}; registry ${e.peerRegistryVersion}, last verified ${e.lastSuccess ?? 'never'}`,
+  }));
+}
+
+/** The single tools/call an agent can send with no handshake (the 2026-07-28 revision). */
+function curlExample(mcpUrl: string): string {
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: {
+      name: 'get_sources',
+      arguments: { query: 'learn rust programming' },
+      _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} },
+    },
+  });
+  return [
+    `curl -s '${mcpUrl.replace(/'/g, "'\\''")}' \\`,
+    "  -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \\",
+    "  -H 'MCP-Protocol-Version: 2026-07-28' -H 'Mcp-Method: tools/call' -H 'Mcp-Name: get_sources' \\",
+    `  -d '${body}'`,
+  ].join('\n');
+}
+
+export interface HomeInput {
+  /** The address this request reached the server at, such as http://127.0.0.1:3000. */
+  readonly baseUrl: string;
+  /** The search form's query, when one was sent. */
+  readonly query?: string | undefined;
+  readonly federation?: FederationView;
+}
+
+export function homeView(catalog: Catalog, { baseUrl, query, federation = NO_FEDERATION }: HomeInput): HomeView {
+  const mcpUrl = `${baseUrl}/mcp`;
+  return {
+    title: query === undefined ? 'Three Good Sources' : `${query.slice(0, 60)} · Three Good Sources`,
+    mcpUrl,
+    clientConfig: JSON.stringify({ mcpServers: { 'three-good-sources': { type: 'http', url: mcpUrl } } }, null, 2),
+    curl: curlExample(mcpUrl),
+    // In the curator's order, as the registry lists them.
+    categories: Object.keys(catalog.registry.categories).map((slug) => categoryView(catalog, slug)!),
+    provenance: provenanceView(catalog, baseUrl),
+    peers: peerRows(catalog, federation),
+    search: query === undefined ? undefined : searchView(catalog, query),
+    maxQueryLength: MAX_QUERY_LENGTH,
+  };
+}
+
+export function categoryPageView(catalog: Catalog, slug: string, baseUrl: string): CategoryPageView | undefined {
+  const category = categoryView(catalog, slug);
+  if (category === undefined) return undefined;
+  return { title: `${category.name} · Three Good Sources`, category, provenance: provenanceView(catalog, baseUrl), maxQueryLength: MAX_QUERY_LENGTH };
+}
+
+export function notFoundView(catalog: Catalog, path: string, baseUrl: string): NotFoundView {
+  // Enough of the address to recognise it, never a wall of it.
+  const shown = path.length > 120 ? `${path.slice(0, 117)}...` : path;
+  return { title: 'Not found · Three Good Sources', path: shown, provenance: provenanceView(catalog, baseUrl), maxQueryLength: MAX_QUERY_LENGTH };
+}
