@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Replays the Dockerfile without a Docker engine, so that a broken Dockerfile fails CI: each
 # stage gets a folder standing for its filesystem; COPY, WORKDIR, ENV and RUN are carried out in
-# it; then the final stage's CMD starts with its ENV on a free port, and /health, one MCP call and
-# the HEALTHCHECK command must succeed. Each stage's RUN, CMD and HEALTHCHECK use the official Node
-# binary of its FROM line's major version (node:24-... -> Node 24, fetched once from the npm
-# registry by scripts/node-runtime.sh), not this machine's Node; npm is this machine's, run by it.
+# it; then the final stage's CMD starts with its ENV on a free port, and /health, one MCP call, a
+# search on the page for people and the HEALTHCHECK command must succeed. Each stage's RUN, CMD and
+# HEALTHCHECK use the official Node binary of its FROM line's major version (node:24-... -> Node
+# 24, fetched once from the npm registry by scripts/node-runtime.sh), not this machine's Node; npm
+# is this machine's, run by it.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
@@ -80,6 +81,10 @@ answer=$(curl -sf "$base/mcp" -H 'Content-Type: application/json' -H 'MCP-Protoc
   -d '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_sources","arguments":{"query":"learn rust programming"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}')
 grep -q 'Slug: rust-learning' <<<"$answer" || { echo "$answer"; cat "$work/server.log"; say "FAILED: MCP call"; exit 1; }
 say "MCP tools/call get_sources ok"
+# The page for people renders from views/, which the image must carry.
+page=$(curl -sf "$base/?q=learn+rust+programming") || { cat "$work/server.log"; say "FAILED: GET /"; exit 1; }
+grep -q '<strong>Rust Learning</strong>' <<<"$page" || { cat "$work/server.log"; say "FAILED: GET / did not answer the search"; exit 1; }
+say "GET / with a search ok"
 
 if [ -n "$healthcheck" ]; then
   mapfile -t check < <(node -e 'for (const a of JSON.parse(process.argv[1])) console.log(a)' "$healthcheck")
