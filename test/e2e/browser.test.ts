@@ -13,7 +13,7 @@ import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playw
 import t from 'tap';
 import { ROOT, SHIPPED_REGISTRY } from '../helpers/build.js';
 import { browserSkip, launchBrowser } from '../helpers/browser.js';
-import { SERVER_ENTRY, start, type Started } from '../helpers/process.js';
+import { SERVER_ENTRY, start, until, type Started } from '../helpers/process.js';
 
 const skip = browserSkip();
 // A browser start, ten axe runs and six full-page screenshots: more than the default 60 s on a busy machine.
@@ -274,3 +274,29 @@ declare global {
     axe: typeof axe;
   }
 }
+
+t.test('a SIGHUP reload changes the page at once: the browser shows the new registry on its next load', { skip }, async (t) => {
+  const file = join(await mkdtemp(join(tmpdir(), '3gs-reload-')), 'registry.json');
+  const data = JSON.parse(await readFile(SHIPPED_REGISTRY, 'utf8')) as ShippedRegistry & { version: string };
+  await writeFile(file, JSON.stringify(data, null, 2));
+  const server: Started = start({ PORT: '0', CURATOR_SECRET_KEY: SEED, REGISTRY_PATH: file });
+  t.teardown(async () => {
+    server.kill('SIGTERM');
+    await server.code;
+  });
+  const address = await server.address;
+  const page = await (await context(t)).newPage();
+  await page.goto(`${address}/c/rust-learning`);
+  t.equal(await page.locator('h1').textContent(), 'Rust Learning');
+
+  data.version = '1.0.1';
+  data.categories['rust-learning']!.name = 'Rust, Learned Well';
+  await writeFile(file, JSON.stringify(data, null, 2));
+  server.kill('SIGHUP');
+  await until(() => server.logs().some((line) => line.msg === 'registry reloaded'));
+  await page.reload();
+  t.equal(await page.locator('h1').textContent(), 'Rust, Learned Well', 'the category page');
+  await page.goto(`${address}/`);
+  t.equal(await page.locator('#h-rust-learning a').textContent(), 'Rust, Learned Well', 'the home page');
+  t.match(await page.locator('footer').textContent(), /Registry 1\.0\.1 /, 'the version in the footer');
+});
