@@ -2,13 +2,20 @@ import helmet from '@fastify/helmet';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Catalog } from '../src/catalog.js';
 import type { FederationView } from '../src/federation/federation.js';
+import { protect, type LoadProtectionOptions } from './load-protection.js';
+import { BASE_URL_PLACEHOLDER } from '../src/mcp/tools/get-provenance.js';
 import { PAGE_ASSETS, renderCategory, renderHome, renderNotFound } from '../src/page/render.js';
 import { categoryPageView, homeView, notFoundView } from '../src/page/view.js';
 
 export interface PageRoutesOptions {
   readonly catalog: () => Catalog;
   readonly federation: FederationView;
+  /** The same per-client rate limit and load shedding as /mcp: a search runs the same matcher. */
+  readonly protection: LoadProtectionOptions;
 }
+
+/** A host name or IP literal, with an optional port: what a Host header may hold. */
+const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
 /**
  * What the page may load: its own style sheet and icon, nothing else; no script at all, and forms
@@ -29,7 +36,8 @@ export const PAGE_CSP = {
  * Registered without fastify-plugin, so helmet's headers (CSP, nosniff, referrer policy) apply to
  * these routes alone; the Origin/Host policy registered before it guards them as every route.
  */
-export const pageRoutes: FastifyPluginAsync<PageRoutesOptions> = async (app, { catalog, federation }) => {
+export const pageRoutes: FastifyPluginAsync<PageRoutesOptions> = async (app, { catalog, federation, protection }) => {
+  await protect(app, protection);
   await app.register(helmet, {
     contentSecurityPolicy: { useDefaults: false, directives: PAGE_CSP },
     referrerPolicy: { policy: 'no-referrer' },
@@ -39,8 +47,9 @@ export const pageRoutes: FastifyPluginAsync<PageRoutesOptions> = async (app, { c
     frameguard: { action: 'deny' },
   });
 
-  // The address the reader used, so that the examples on the page work as shown.
-  const baseUrl = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
+  // The address the reader used, so that the examples on the page work as shown; a Host that is
+  // no host name or address (it goes into commands a reader copies) is not repeated.
+  const baseUrl = (request: FastifyRequest) => (HOST.test(request.host) ? `${request.protocol}://${request.host}` : BASE_URL_PLACEHOLDER);
   const html = (reply: FastifyReply, status: number, body: string) =>
     // The page is the live registry and names the Host it was asked under: never stored.
     reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
@@ -59,6 +68,15 @@ export const pageRoutes: FastifyPluginAsync<PageRoutesOptions> = async (app, { c
     return view === undefined
       ? html(reply, 404, renderNotFound(notFoundView(current, request.url.split('?')[0]!, baseUrl(request))))
       : html(reply, 200, renderCategory(view));
+  });
+
+  // Anything else under /c/ is a page address too: a trailing slash leads to the category, the
+  // rest is the HTML not-found page rather than the JSON one of the API routes.
+  app.get<{ Params: { '*': string } }>('/c/*', async (request, reply) => {
+    const current = catalog();
+    const slug = /^([^/]+)\/$/.exec(request.params['*'])?.[1];
+    if (slug !== undefined && categoryPageView(current, slug, '') !== undefined) return reply.redirect(`/c/${encodeURIComponent(slug)}`, 308);
+    return html(reply, 404, renderNotFound(notFoundView(current, request.url.split('?')[0]!, baseUrl(request))));
   });
 
   // no-cache: a few hundred bytes fetched again rather than an old style sheet after an upgrade.

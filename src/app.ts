@@ -135,7 +135,7 @@ export const app: FastifyPluginAsync<AppParts> = async (instance, { config, hold
   await instance.register(health, { catalog, sessions, serverVersion });
   await instance.register(registryRoutes, { catalog });
   await instance.register(federationRoutes, { federation });
-  await instance.register(pageRoutes, { catalog, federation });
+  await instance.register(pageRoutes, { catalog, federation, protection: config });
   await instance.register(mcpEndpoint, {
     handler: createMcpHandler({ catalog, sessions, serverVersion, federation, onToolResult: metrics.toolResult }),
     protection: config,

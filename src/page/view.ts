@@ -36,7 +36,13 @@ export interface CategoryView {
 
 export type SearchView =
   | { readonly kind: 'match'; readonly query: string; readonly category: CategoryView; readonly score: string }
-  | { readonly kind: 'no-match'; readonly query: string; readonly message: string; readonly closest: CategoryView | undefined }
+  | {
+      readonly kind: 'no-match';
+      readonly query: string;
+      readonly message: string;
+      /** The categories the message names: the closest below the threshold, or the two too close to call; none when it names none. */
+      readonly named: readonly CategoryView[];
+    }
   | { readonly kind: 'invalid'; readonly query: string; readonly message: string };
 
 export interface ProvenanceView {
@@ -49,8 +55,10 @@ export interface ProvenanceView {
   readonly mode: SigningMode;
   readonly signedBy: string;
   readonly history: string;
-  readonly verifyCli: string;
+  /** get_provenance's commands, with this server's address filled in, shell-quoted. */
+  readonly verifyCli: readonly string[];
   readonly verifyOpenssl: readonly string[];
+  readonly expectedOutput: string;
 }
 
 export interface PeerRow {
@@ -126,7 +134,8 @@ interface SourcesAnswer {
 /**
  * The search form's answer: exactly get_sources' for the same query, through the same argument
  * checks. A match shows the category the tool named; a no-match shows the tool's own message and
- * links the closest category, which is the one that message names.
+ * links the categories that message names: the closest one below the threshold, or the two that
+ * were too close to call; none for a query too vague or with no words.
  */
 export function searchView(catalog: Catalog, query: string): SearchView {
   let result;
@@ -138,9 +147,12 @@ export function searchView(catalog: Catalog, query: string): SearchView {
     return { kind: 'invalid', query, message: `The query is longer than ${MAX_QUERY_LENGTH} characters. Ask about one topic in a sentence or two.` };
   }
   if (result.isError === true) {
+    // The same decision get_sources just made (its rankings are remembered by the matcher).
     const outcome = catalog.matcher.match(query);
-    const closest = outcome.kind === 'no-match' && outcome.closest !== null ? categoryView(catalog, outcome.closest.slug) : undefined;
-    return { kind: 'no-match', query, message: result.content.map((c) => c.text).join('\n'), closest };
+    const slugs =
+      outcome.kind !== 'no-match' ? [] : outcome.reason === 'below-threshold' ? [outcome.closest?.slug] : outcome.reason === 'too-close' ? [outcome.closest?.slug, outcome.contender?.slug] : [];
+    const named = slugs.flatMap((slug) => (slug === undefined ? [] : [categoryView(catalog, slug)!]));
+    return { kind: 'no-match', query, message: result.content.map((c) => c.text).join('\n'), named };
   }
   const found = result.structuredContent as unknown as SourcesAnswer;
   return { kind: 'match', query, category: categoryView(catalog, found.category.slug)!, score: found.score.toFixed(3) };
@@ -151,13 +163,20 @@ interface ProvenanceAnswer {
   readonly registry: { readonly version: string; readonly updated: string };
   readonly signature: { readonly sha256: string; readonly signature: string; readonly signedBy: SigningMode };
   readonly history: { readonly entries: number; readonly latest: { readonly version: string; readonly date: string } | null };
-  readonly recipes: { readonly openssl: readonly string[] };
+  readonly recipes: { readonly openssl: readonly string[]; readonly cli: readonly string[] };
+}
+
+/** A word the shell reads as itself, whatever the Host header it came from holds. */
+function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, "'\\''")}'`;
 }
 
 /** get_provenance's answer, with this server's address in its verification commands. */
 export function provenanceView(catalog: Catalog, baseUrl: string): ProvenanceView {
   const p = callTool({ name: 'get_provenance', arguments: {} }, catalog).structuredContent as unknown as ProvenanceAnswer;
   const latest = p.history.latest;
+  // The placeholder, when the address is unknown, stays as the tool gives it: the reader replaces it.
+  const base = baseUrl === BASE_URL_PLACEHOLDER ? baseUrl : shellQuote(baseUrl);
   return {
     curator: p.curator.name,
     publicKey: p.curator.pubkey,
@@ -171,8 +190,9 @@ export function provenanceView(catalog: Catalog, baseUrl: string): ProvenanceVie
       latest === null
         ? 'No signed history: only a registry the curator signs offline has one.'
         : `${p.history.entries} signed version${p.history.entries === 1 ? '' : 's'}, the latest ${latest.version} on ${latest.date}.`,
-    verifyCli: `npx three-good-sources verify ${baseUrl} --pubkey ${p.curator.pubkey}`,
-    verifyOpenssl: p.recipes.openssl.map((line) => line.replace(BASE_URL_PLACEHOLDER, baseUrl)),
+    verifyCli: p.recipes.cli.map((line) => line.replaceAll(BASE_URL_PLACEHOLDER, () => base)),
+    verifyOpenssl: p.recipes.openssl.map((line) => line.replaceAll(BASE_URL_PLACEHOLDER, () => base)),
+    expectedOutput: `openssl prints "Signature Verified Successfully" and sha256sum prints ${p.signature.sha256}, the SHA-256 above.`,
   };
 }
 

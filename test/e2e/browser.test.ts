@@ -263,6 +263,11 @@ t.test('a registry whose text holds a <script> renders inert in the browser, the
     t.ok(await why.isVisible(), `${url}: visibly`);
     const description = url === '/c/rust-learning' ? page.locator('.lede').last() : page.locator('#rust-learning > p').first();
     t.match(await description.textContent(), `${PWN}`, `${url}: so does the category description`);
+    if (url === QUERY_RUST) {
+      const answered = page.locator('#result-rust-learning .why').first();
+      t.match(await answered.textContent(), PWN, 'the search answer shows the markup as text too');
+      t.ok(await answered.isVisible());
+    }
   }
   t.same(watched.console, [], 'no CSP violation or other error was logged: nothing tried to run');
   t.same(watched.errors, []);

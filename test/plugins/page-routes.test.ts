@@ -98,8 +98,8 @@ t.test('GET /: the MCP endpoint and the examples use the Host the request came i
     t.match(res.body, `<code>http://${host}/mcp</code>`, `${host}: the MCP endpoint`);
     t.match(res.body, `&quot;url&quot;: &quot;http://${host}/mcp&quot;`, `${host}: the client configuration`);
     t.match(res.body, `curl -s &#39;http://${host}/mcp&#39;`, `${host}: the curl example`);
-    t.match(res.body, `npx three-good-sources verify http://${host} --pubkey`, `${host}: the verification command`);
-    t.match(res.body, `BASE=http://${host}\n`, `${host}: the openssl recipe`);
+    t.match(res.body, `npx three-good-sources verify &#39;http://${host}&#39; --pubkey`, `${host}: the verification command`);
+    t.match(res.body, `BASE=&#39;http://${host}&#39;\n`, `${host}: the openssl recipe`);
   }
 });
 
@@ -131,7 +131,10 @@ t.test('GET /?q=: the answer get_sources gives, or its honest no-match, or 400 f
   const close = await app.inject({ method: 'GET', url: `/?q=${encodeURIComponent('rust cooking recipes')}` });
   const closest = /The closest is ([a-z0-9-]+) with score/.exec(unescapeHtml(close.body))?.[1];
   t.ok(closest, 'a near miss names its closest category');
-  t.match(resultSection(close.body), `The closest category, below the threshold: <a href="/c/${closest}">`, 'the closest category named is linked');
+  t.match(resultSection(close.body), `Named in that answer: <a href="/c/${closest}">`, 'the closest category named is linked');
+  const vague = await app.inject({ method: 'GET', url: '/?q=security' });
+  t.match(resultSection(vague.body), 'is a single common word, too vague to answer');
+  t.notMatch(resultSection(vague.body), 'Named in that answer', 'a query too vague puts no category forward');
 
   const empty = await app.inject({ method: 'GET', url: '/?q=' });
   t.equal(empty.statusCode, 200);
@@ -322,4 +325,37 @@ t.test("the page's curl example, run as shown against a listening server, gets g
   t.equal(answer.id, 1);
   t.equal(answer.result.structuredContent.category.slug, 'rust-learning');
   t.equal(answer.result.content[0]!.text, json.result!.content[0]!.text, 'the same answer an agent in a session gets');
+});
+
+t.test('a Host header that is no host name is never repeated into the commands a reader copies', async (t) => {
+  const app = await build(t, { host: '0.0.0.0' });
+  for (const host of ['x$(id);`id`', "a'b", 'a$&b', 'evil.example/../x']) {
+    const res = await app.inject({ method: 'GET', url: '/', headers: { host } });
+    t.equal(res.statusCode, 200, JSON.stringify(host));
+    const text = unescapeHtml(res.body);
+    t.notOk(text.includes(host), `${JSON.stringify(host)} appears nowhere`);
+    t.match(text, "npx three-good-sources verify <this server's base URL> --pubkey", 'the placeholder instead, for the reader to replace');
+  }
+  const fine = await app.inject({ method: 'GET', url: '/', headers: { host: 'sources.example.org:8443' } });
+  t.match(unescapeHtml(fine.body), "BASE='http://sources.example.org:8443'\n", 'a real host name is used, quoted');
+});
+
+t.test('page addresses under /c/ answer as pages: a trailing slash leads to the category, anything else is the HTML not-found page', async (t) => {
+  const app = await build(t);
+  const slash = await app.inject({ method: 'GET', url: '/c/rust-learning/' });
+  t.equal(slash.statusCode, 308);
+  t.equal(slash.headers.location, '/c/rust-learning');
+  for (const url of ['/c/no-such/', '/c/rust-learning/extra', '/c/a/b/c']) {
+    const res = await app.inject({ method: 'GET', url });
+    t.equal(res.statusCode, 404, url);
+    t.match(res.headers['content-type'], /^text\/html/, `${url}: a page`);
+    t.match(res.body, '<h1>Not found</h1>');
+  }
+});
+
+t.test('the page search is rate limited per client as /mcp is', async (t) => {
+  const app = await build(t, { rateLimitMax: 3, rateLimitWindowMs: 60_000 });
+  const codes: number[] = [];
+  for (let i = 0; i < 4; i++) codes.push((await app.inject({ method: 'GET', url: `/?q=learn+rust+${i}` })).statusCode);
+  t.same(codes, [200, 200, 200, 429]);
 });
