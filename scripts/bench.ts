@@ -1,7 +1,9 @@
 /**
  * npm run bench: 3GS against the framework's ceiling (bare Fastify, canned reply) and against the
  * same tools on the official SDK, on this machine, in interleaved rounds; medians are reported.
- * Every reply is checked during the run (status, JSON-RPC error, shape, echoed id).
+ * Every reply is checked during the run (status, JSON-RPC error, shape, echoed id). Then, for
+ * sources and modern, 3GS and the ceiling again at a fixed offered rate: half the ceiling's
+ * measured maximum, for latency at a load both can carry.
  *
  *   BENCH_SECONDS (default 5)   length of one measurement
  *   BENCH_ROUNDS  (default 3)   interleaved rounds
@@ -168,7 +170,7 @@ async function requests(r: Running, workload: Workload, check: Check): Promise<a
 
 interface Sample { rps: number; p50: number; p99: number; rss: number; cpuMicros: number; failures: number; first?: string }
 
-async function measure(r: Running, workload: Workload, options: { duration?: number; amount?: number } = {}): Promise<Sample> {
+async function measure(r: Running, workload: Workload, options: { duration?: number; amount?: number; rate?: number } = {}): Promise<Sample> {
   const check: Check = { failures: 0 };
   const list = await requests(r, workload, check);
   const cpuBefore = cpuSeconds(r.child);
@@ -176,6 +178,9 @@ async function measure(r: Running, workload: Workload, options: { duration?: num
     url: r.url,
     connections: CONNECTIONS,
     ...(options.amount !== undefined ? { amount: options.amount } : { duration: options.duration ?? SECONDS }),
+    // A fixed offered rate across all connections (open loop as far as autocannon goes): latency
+    // at a load both servers can carry, rather than at each one's own saturation.
+    ...(options.rate !== undefined ? { overallRate: options.rate } : {}),
     requests: list,
   });
   const cpuMicros = ((cpuSeconds(r.child) - cpuBefore) * 1e6) / Math.max(1, result.requests.total);
@@ -208,19 +213,55 @@ for (let round = 1; round <= ROUNDS; round++) {
   }
 }
 
-console.log('\n| workload | server | req/s | vs ceiling | p50 ms | p99 ms | server CPU µs/req | RSS MB | failed replies |');
-console.log('|---|---|---|---|---|---|---|---|---|');
+// Latency at a fixed offered rate: half the ceiling's measured maximum, the same for both servers.
+const FIXED: Workload[] = ['sources', 'modern'];
+const fixed = new Map<string, Sample[]>();
+const rates = new Map<Workload, number>();
+for (const workload of FIXED) {
+  const ceilingMax = median((samples.get(`${workload}/ceiling`) ?? []).map((s) => s.rps));
+  if (Number.isFinite(ceilingMax) && ceilingMax > 0) rates.set(workload, Math.floor(ceilingMax / 2));
+}
+if (process.env.BENCH_ONLY === undefined) {
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const [workload, rate] of rates) {
+      for (const target of ['ceiling', '3gs'] as const) {
+        const r = await start(target);
+        const s = await measure(r, workload, { rate });
+        await stop(r);
+        const key = `${workload}/${target}`;
+        fixed.set(key, [...(fixed.get(key) ?? []), s]);
+        console.log(`  round ${round} ${key.padEnd(16)} at ${rate} req/s offered: ${s.rps.toFixed(0)} req/s  p50 ${s.p50} ms  p99 ${s.p99} ms  cpu ${s.cpuMicros.toFixed(0)} µs/req  failures ${s.failures}`);
+      }
+    }
+  }
+}
+
+console.log(`\n${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, BENCH_ROUNDS=${ROUNDS} npm run bench`);
+console.log('CPU ratio: requests per server CPU-second, ours over the ceiling\'s in the same run (the ceiling\'s CPU µs per request over ours).');
+console.log('\n| workload | server | req/s | vs ceiling | CPU µs/req | CPU ratio | p50 ms | p99 ms | fixed rate | p50 ms | p99 ms | p99 vs ceiling | RSS MB | failed replies |');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const workload of WORKLOADS) {
-  const ceiling = median((samples.get(`${workload}/ceiling`) ?? []).map((s) => s.rps));
+  const ceilingList = samples.get(`${workload}/ceiling`) ?? [];
+  const ceiling = median(ceilingList.map((s) => s.rps));
+  const ceilingCpu = median(ceilingList.map((s) => s.cpuMicros));
+  const ceilingFixedP99 = median((fixed.get(`${workload}/ceiling`) ?? []).map((s) => s.p99));
   for (const target of TARGETS) {
     const list = samples.get(`${workload}/${target}`);
     if (list === undefined) {
-      console.log(`| ${workload} | ${target} | n/a | | | | | | |`);
+      console.log(`| ${workload} | ${target} | n/a | | | | | | | | | | | |`);
       continue;
     }
     const rps = median(list.map((s) => s.rps));
-    const failures = list.reduce((n, s) => n + s.failures, 0);
-    console.log(`| ${workload} | ${target} | ${rps.toFixed(0)} | ${(rps / ceiling).toFixed(2)} | ${median(list.map((s) => s.p50))} | ${median(list.map((s) => s.p99))} | ${median(list.map((s) => s.cpuMicros)).toFixed(0)} | ${median(list.map((s) => s.rss)).toFixed(0)} | ${failures} |`);
+    const cpu = median(list.map((s) => s.cpuMicros));
+    const atRate = fixed.get(`${workload}/${target}`);
+    const failures = [...list, ...(atRate ?? [])].reduce((n, s) => n + s.failures, 0);
+    const rateCells =
+      atRate === undefined
+        ? '| | | | |'
+        : `| ${rates.get(workload)} | ${median(atRate.map((s) => s.p50))} | ${median(atRate.map((s) => s.p99))} | ${(median(atRate.map((s) => s.p99)) / ceilingFixedP99).toFixed(2)} |`;
+    console.log(
+      `| ${workload} | ${target} | ${rps.toFixed(0)} | ${(rps / ceiling).toFixed(2)} | ${cpu.toFixed(0)} | ${(ceilingCpu / cpu).toFixed(2)} | ${median(list.map((s) => s.p50))} | ${median(list.map((s) => s.p99))} ${rateCells} ${median(list.map((s) => s.rss)).toFixed(0)} | ${failures} |`,
+    );
   }
 }
 
