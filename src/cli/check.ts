@@ -25,13 +25,15 @@ function explainQuery({ outcome, forCategory, against, unknown, outOfScope }: Ex
     io.out(`match: ${outcome.slug} (score ${outcome.score.toFixed(3)})`);
     io.out(`runner-up: ${outcome.runnerUp === null ? 'none' : `${outcome.runnerUp.slug} (score ${outcome.runnerUp.score.toFixed(3)}, margin ${(outcome.score - outcome.runnerUp.score).toFixed(3)})`}`);
   } else {
-    const why = {
-      'empty-query': 'no words to match',
-      'too-long': 'longer than 1,000 characters once normalised',
-      'below-threshold': `below the threshold ${outcome.threshold}`,
-      'too-close': `the best two are within ${MIN_MARGIN} of each other (runner-up ${outcome.contender?.slug} with score ${outcome.contender?.score.toFixed(3)})`,
-      'too-vague': 'a single everyday word, too vague to answer',
-    }[outcome.reason];
+    const why =
+      outcome.reason === 'too-close'
+        ? `the best two are within ${MIN_MARGIN} of each other (runner-up ${outcome.contender.slug} with score ${outcome.contender.score.toFixed(3)})`
+        : {
+            'empty-query': 'no words to match',
+            'too-long': 'longer than 1,000 characters once normalised',
+            'below-threshold': `below the threshold ${outcome.threshold}`,
+            'too-vague': 'a single everyday word, too vague to answer',
+          }[outcome.reason];
     io.out(`no match: ${why}; closest: ${outcome.closest === null ? 'none' : `${outcome.closest.slug} (score ${outcome.closest.score.toFixed(3)})`}`);
   }
   const shown = forCategory.map((w) => `${w.word}${w.corrected === undefined ? '' : ` (read as ${w.corrected})`} ${w.weight.toFixed(2)}${w.keyword ? ' keyword' : ''}`);

@@ -23,13 +23,19 @@ export type MatchOutcome =
       readonly kind: 'no-match';
       /**
        * `empty-query`: nothing left after normalisation; `too-long`: longer than MAX_NORMALIZED_LENGTH
-       * once normalised; `below-threshold`: no category scored enough; `too-close`: the best two
-       * scored within MIN_MARGIN of each other (`contender` is the second); `too-vague`: the query is
-       * one everyday word ("security", "keys"), which many topics share and none owns.
+       * once normalised; `below-threshold`: no category scored enough; `too-vague`: the query is one
+       * everyday word ("security", "keys"), which many topics share and none owns.
        */
-      readonly reason: 'empty-query' | 'too-long' | 'below-threshold' | 'too-close' | 'too-vague';
+      readonly reason: 'empty-query' | 'too-long' | 'below-threshold' | 'too-vague';
       readonly closest: MatchCandidate | null;
-      readonly contender?: MatchCandidate;
+      readonly threshold: number;
+    }
+  | {
+      readonly kind: 'no-match';
+      /** The best two scored within MIN_MARGIN of each other: `contender` is the second. */
+      readonly reason: 'too-close';
+      readonly closest: MatchCandidate;
+      readonly contender: MatchCandidate;
       readonly threshold: number;
     };
 
@@ -144,6 +150,8 @@ interface Hit {
   readonly term: Term;
   /** 1 for an exact word, less for a corrected typo. */
   readonly factor: number;
+  /** For a corrected typo, the registry word it was read as. */
+  readonly spelling?: string;
 }
 
 interface Keywords {
@@ -211,8 +219,22 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
     if (term !== undefined) return { hit: { stem: exact, term, factor: 1 }, typo: false };
     // A word longer than any registry word by more than two letters is no typo of one: not looked up.
     // Nor is an everyday English word: "remove" is no typo of "remote", "trust" none of "rust".
-    if (word.length < MIN_TYPO_LENGTH || word.length > longestWord + 2 || !mayCorrect || isEverydayWord(word)) return { hit: undefined, typo: false };
+    if (word.length < MIN_TYPO_LENGTH || word.length > longestWord + 2 || isEverydayWord(word)) return { hit: undefined, typo: false };
+    // A four-letter word is read only as a swap of two neighbouring letters ("rsut"): two lookups
+    // in a map, so it uses none of the query's budget of typo searches.
+    if (word.length < MIN_ANY_TYPO_LENGTH) return { hit: swapped(word), typo: false };
+    if (!mayCorrect) return { hit: undefined, typo: false };
     return { hit: corrections.get(word, (w) => correct(w) ?? null) ?? undefined, typo: true };
+  }
+
+  /** The registry word a four-letter word is with two neighbouring letters swapped back, the first letter kept. */
+  function swapped(word: string): Hit | undefined {
+    for (let i = 1; i < word.length - 1; i++) {
+      const candidate = word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2);
+      const corrected = spellings.get(candidate);
+      if (corrected !== undefined) return { stem: corrected, term: terms.get(corrected)!, factor: 1 - 0.15, spelling: candidate };
+    }
+    return undefined;
   }
 
   /** The registry word `word` is a typo of, if any. */
@@ -225,9 +247,8 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
       // A registry word with letters added at its end is another word, not a slip: "nodev",
       // "nostro" and "nostra" are not "node" and "nostr".
       if (word.length > candidate.length && word.startsWith(candidate)) continue;
-      if (word.length < MIN_ANY_TYPO_LENGTH && !isTransposition(word, candidate)) continue;
       // A corrected word counts for a little less than one spelt right.
-      return { stem: corrected, term: terms.get(corrected)!, factor: 1 - 0.15 * edits };
+      return { stem: corrected, term: terms.get(corrected)!, factor: 1 - 0.15 * edits, spelling: candidate };
     }
     return undefined;
   }
@@ -349,17 +370,22 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
       else if (second === undefined || before(c, second) < 0) second = c;
     }
     const candidates = [first, second].filter((c) => c !== undefined).map(({ slug, score }) => Object.freeze({ slug, score }));
+    // One word that is, or was read as, an everyday word ("keys", "kyes"): too vague if it is the whole query.
+    const only = words.length === 1 ? hits.values().next().value : undefined;
+    const vague = words.length === 1 && (isEverydayWord(words[0]!) || (only?.spelling !== undefined && isEverydayWord(only.spelling)));
     // The query names the leader and not the runner-up: a word of the leader's name, or one of its
     // keywords, that the runner-up's own words (name, description, tags) do not use ("rust" in
     // "write a web api in rust"). A word both describe themselves with ("security") names neither.
     const byTopic =
       first !== undefined &&
       second !== undefined &&
+      // An exact tie is a tie, whatever names what.
+      first.score > second.score &&
       !second.anchored &&
       [...hits.values()].some(
         (h) => (names[first!.id]!.has(h.stem) || strongBySlug.get(first!.slug)?.has(h.stem) === true) && !described[second!.id]!.has(h.stem),
       );
-    return { candidates, byTopic };
+    return { candidates, byTopic, vague };
   }
 
   return {
@@ -369,20 +395,21 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
       if (words.length === 0) {
         return { kind: 'no-match', reason: 'empty-query', closest: null, threshold };
       }
-      const { candidates, byTopic } = rankings.get(key, () => Object.freeze(rank(prepared)));
+      const { candidates, byTopic, vague } = rankings.get(key, () => Object.freeze(rank(prepared)));
       const [best, second] = candidates;
+      // A query of one everyday word and nothing else says too little to hand over three sources
+      // with confidence ("security", "keys", "rust", or "kyes" read as "keys"); a name ("zigbee",
+      // "bitcoind", "nostr") is specific enough alone, and so is "learn rust". Whether the query is
+      // one word as typed is not part of the remembered ranking's key, so it is checked here.
+      if (prepared.oneWord && vague) {
+        return { kind: 'no-match', reason: 'too-vague', closest: best ?? null, threshold };
+      }
       if (best === undefined || best.score === 0 || best.score < threshold) {
         return { kind: 'no-match', reason: 'below-threshold', closest: best ?? null, threshold };
       }
       // A leader the query names (a keyword, a word of its name) over a runner-up it does not name
-      // wins by topic, however close the scores.
-      // A query of one everyday word and nothing else says too little to hand over three sources
-      // with confidence ("security", "keys", "rust"); a name ("zigbee", "bitcoind", "nostr") is
-      // specific enough alone, and so is "learn rust".
-      if (prepared.oneWord && isEverydayWord(words[0]!)) {
-        return { kind: 'no-match', reason: 'too-vague', closest: best, threshold };
-      }
-      if (second !== undefined && best.score - second.score < MIN_MARGIN && !byTopic) {
+      // wins by topic, however close the scores. Scores have three decimals: compared in thousandths.
+      if (second !== undefined && Math.round((best.score - second.score) * 1000) < Math.round(MIN_MARGIN * 1000) && !byTopic) {
         return { kind: 'no-match', reason: 'too-close', closest: best, contender: second, threshold };
       }
       const category = registry.categories[best.slug] as Category;
@@ -424,17 +451,11 @@ function isNameLike(word: string): boolean {
   return word.length >= 3 && /[a-z]/.test(word) && !isEverydayWord(word);
 }
 
-/** The best two candidates, and whether the query names the best and not the second. */
+/** The best two candidates, whether the query names the best and not the second, and whether its one word is an everyday word. */
 interface Ranking {
   readonly candidates: readonly MatchCandidate[];
   readonly byTopic: boolean;
-}
-
-/** Whether `b` is `a` with two neighbouring letters swapped. */
-function isTransposition(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  const i = [...a].findIndex((ch, k) => ch !== b[k]);
-  return i >= 0 && i < a.length - 1 && a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+  readonly vague: boolean;
 }
 
 /** Every stem the registry uses with the categories that use it, each spelling's stem, and each category's keywords. */

@@ -150,7 +150,7 @@ export function searchView(catalog: Catalog, query: string): SearchView {
     // The same decision get_sources just made (its rankings are remembered by the matcher).
     const outcome = catalog.matcher.match(query);
     const slugs =
-      outcome.kind !== 'no-match' ? [] : outcome.reason === 'below-threshold' ? [outcome.closest?.slug] : outcome.reason === 'too-close' ? [outcome.closest?.slug, outcome.contender?.slug] : [];
+      outcome.kind !== 'no-match' ? [] : outcome.reason === 'below-threshold' ? [outcome.closest?.slug] : outcome.reason === 'too-close' ? [outcome.closest.slug, outcome.contender.slug] : [];
     const named = slugs.flatMap((slug) => (slug === undefined ? [] : [categoryView(catalog, slug)!]));
     return { kind: 'no-match', query, message: result.content.map((c) => c.text).join('\n'), named };
   }

@@ -81,7 +81,11 @@ export const getFederatedSources: Tool = {
     // A query with no words, too long or one everyday word is refused as get_sources refuses it; a weak or
     // too-close local answer leaves the question to the peers.
     else if (local.reason === 'empty-query' || local.reason === 'too-long' || local.reason === 'too-vague') return getSources.run(args, catalog);
-    else if (local.closest !== null) closest.push({ ...local.closest, where: 'this registry' });
+    else if (local.closest !== null) {
+      closest.push({ ...local.closest, where: 'this registry' });
+      // Too close to call here: both are named, as get_sources names them.
+      if (local.reason === 'too-close') closest.push({ ...local.contender, where: 'this registry' });
+    }
 
     const peers = context?.federation.peers() ?? [];
     for (const peer of peers) {
@@ -93,6 +97,7 @@ export const getFederatedSources: Tool = {
         answers.push(answerFrom(copy.registry, outcome.slug, outcome.category, outcome.score, state));
       } else if (outcome.closest !== null) {
         closest.push({ ...outcome.closest, where: `${peer.endorsement.name}'s registry` });
+        if (outcome.reason === 'too-close') closest.push({ ...outcome.contender, where: `${peer.endorsement.name}'s registry` });
       }
     }
     if (answers.length === 0) {

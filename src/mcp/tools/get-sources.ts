@@ -153,7 +153,7 @@ function describeNoMatch(
         `Say what you need about it, for example "harden ssh on a linux server" or "choose a password manager". ${available}`,
     );
   }
-  if (outcome.reason === 'too-close' && outcome.closest !== null && outcome.contender !== undefined) {
+  if (outcome.reason === 'too-close') {
     return failure(
       `No category matches "${clip(query)}" clearly enough: ${outcome.closest.slug} (score ${outcome.closest.score.toFixed(3)}) and ` +
         `${outcome.contender.slug} (score ${outcome.contender.score.toFixed(3)}) are too close to call, so the query is likely about neither. ` +

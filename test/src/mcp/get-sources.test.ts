@@ -26,3 +26,18 @@ t.test('a query longer than 1,000 characters once normalised gets an error sayin
     t.match(result.content[0]!.text, /^The query is longer than 1000 characters once normalised \(some characters unfold into several letters, such as "ⅷ" into "viii"\)\./);
   }
 });
+
+t.test('one everyday word gets the too-vague answer from both tools; a win too close to call names both candidates in both', async (t) => {
+  const catalog = await prepareCatalog(SHIPPED_REGISTRY, serverSigning(), 0.45);
+  for (const tool of [getSources, getFederatedSources]) {
+    const vague = tool.run({ query: 'security' }, catalog);
+    t.equal(vague.isError, true, tool.definition.name);
+    t.match(vague.content[0]!.text, /^"security" is a single common word, too vague to answer/, `${tool.definition.name}: too vague`);
+  }
+  const query = 'secure password storage for personal use';
+  const local = catalog.matcher.match(query);
+  if (local.kind !== 'no-match' || local.reason !== 'too-close') return t.fail(`expected too-close, got ${JSON.stringify(local)}`);
+  const federated = getFederatedSources.run({ query }, catalog).content[0]!.text;
+  t.match(federated, `${local.closest.slug} in this registry`, 'the leader is named');
+  t.match(federated, `${local.contender.slug} in this registry`, 'and so is the runner-up it could not be told from');
+});
