@@ -7,7 +7,7 @@
 import type { Catalog } from '../catalog.js';
 import { NO_FEDERATION, type FederationView } from '../federation/federation.js';
 import { ProtocolError } from '../mcp/errors.js';
-import { BASE_URL_PLACEHOLDER, SIGNED_BY } from '../mcp/tools/get-provenance.js';
+import { BASE_URL_PLACEHOLDER, SIGNED_BY, shellQuote } from '../mcp/tools/get-provenance.js';
 import { lastChanged, MAX_QUERY_LENGTH } from '../mcp/tools/get-sources.js';
 import { callTool } from '../mcp/tools/toolbox.js';
 import type { SigningMode } from '../provenance/signature.js';
@@ -166,11 +166,6 @@ interface ProvenanceAnswer {
   readonly recipes: { readonly openssl: readonly string[]; readonly cli: readonly string[] };
 }
 
-/** A word the shell reads as itself, whatever the Host header it came from holds. */
-function shellQuote(text: string): string {
-  return `'${text.replace(/'/g, "'\\''")}'`;
-}
-
 /** get_provenance's answer, with this server's address in its verification commands. */
 export function provenanceView(catalog: Catalog, baseUrl: string): ProvenanceView {
   const p = callTool({ name: 'get_provenance', arguments: {} }, catalog).structuredContent as unknown as ProvenanceAnswer;
@@ -244,7 +239,7 @@ function curlExample(mcpUrl: string): string {
     },
   });
   return [
-    `curl -s '${mcpUrl.replace(/'/g, "'\\''")}' \\`,
+    `curl -s ${shellQuote(mcpUrl)} \\`,
     "  -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \\",
     "  -H 'MCP-Protocol-Version: 2026-07-28' -H 'Mcp-Method: tools/call' -H 'Mcp-Name: get_sources' \\",
     `  -d '${body}'`,

@@ -35,7 +35,8 @@ export function projectRepository(root = projectRoot()): string | undefined {
   return URL.canParse(url) && new URL(url).protocol === 'https:' ? url : undefined;
 }
 
-function shellQuote(text: string): string {
+/** A word the shell reads as itself, whatever it holds. */
+export function shellQuote(text: string): string {
   return `'${text.replace(/'/g, "'\\''")}'`;
 }
 
