@@ -5,7 +5,7 @@ import type { FederationView } from '../src/federation/federation.js';
 import { protect, type LoadProtectionOptions } from './load-protection.js';
 import { BASE_URL_PLACEHOLDER } from '../src/mcp/tools/get-provenance.js';
 import { PAGE_ASSETS, renderCategory, renderHome, renderNotFound } from '../src/page/render.js';
-import { categoryPageView, homeView, notFoundView } from '../src/page/view.js';
+import { categoryPageView, categoryView, homeView, notFoundView } from '../src/page/view.js';
 
 export interface PageRoutesOptions {
   readonly catalog: () => Catalog;
@@ -75,7 +75,8 @@ export const pageRoutes: FastifyPluginAsync<PageRoutesOptions> = async (app, { c
   app.get<{ Params: { '*': string } }>('/c/*', async (request, reply) => {
     const current = catalog();
     const slug = /^([^/]+)\/$/.exec(request.params['*'])?.[1];
-    if (slug !== undefined && categoryPageView(current, slug, '') !== undefined) return reply.redirect(`/c/${encodeURIComponent(slug)}`, 308);
+    const category = slug === undefined ? undefined : categoryView(current, slug);
+    if (category !== undefined) return reply.redirect(category.path, 308);
     return html(reply, 404, renderNotFound(notFoundView(current, request.url.split('?')[0]!, baseUrl(request))));
   });
 
