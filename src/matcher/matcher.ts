@@ -275,12 +275,21 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
     return found;
   }
 
-  /** Per category, the not-about entries the query holds (words as written, stemmed). */
+  /**
+   * Per category, the not-about entries the query holds (stemmed). An entry of two words holds in a
+   * row, in its order ("rust game" is not "a game in rust"); an entry of three or more holds in any
+   * order within a run of the query's content words one longer than the entry ("threat assessment
+   * for a school event" holds "school threat assessment"), so that words far apart in a long
+   * request are not read as one phrase.
+   */
   function excluded(stems: readonly string[]): Map<string, string[]> {
     const found = new Map<string, string[]>();
-    stems.forEach((s, i) => {
+    const seen = new Set<string>();
+    stems.forEach((s) => {
+      if (seen.has(s)) return;
+      seen.add(s);
       for (const { slug, phrase, entry } of exclusions.get(s) ?? []) {
-        if (i + phrase.length <= stems.length && phrase.every((p, j) => stems[i + j] === p)) found.set(slug, [...(found.get(slug) ?? []), entry]);
+        if (holds(stems, phrase) && !found.get(slug)?.includes(entry)) found.set(slug, [...(found.get(slug) ?? []), entry]);
       }
     });
     return found;
@@ -341,10 +350,11 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
     }
     tally.round = (tally.round % 0xffff_fffe) + 1;
     const outOfScope = exclusions.size === 0 ? NO_EXCLUSIONS : excluded(stems);
-    // Ties go to the category whose own name holds more of the query's words ("rust"), then by
-    // slug. Only the best two are ever used: kept in one pass rather than sorting every candidate.
+    // Ties go to the category whose own name holds more of the query's words ("rust"), then to
+    // one the query holds a keyword of, then by slug. Only the best two are ever used: kept in one
+    // pass rather than sorting every candidate.
     type Ranked = MatchCandidate & { id: number; named: number; anchored: boolean };
-    const before = (a: Ranked, b: Ranked) => b.score - a.score || b.named - a.named || (a.slug < b.slug ? -1 : 1);
+    const before = (a: Ranked, b: Ranked) => b.score - a.score || b.named - a.named || Number(b.anchored) - Number(a.anchored) || (a.slug < b.slug ? -1 : 1);
     let first: Ranked | undefined;
     let second: Ranked | undefined;
     for (let t = 0; t < touchedCount; t++) {
@@ -361,6 +371,10 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
       // "stride" is Threat Modeling's. Words found only in its example questions are context:
       // one or two of them in common ("old laptop", "machine") happen by chance.
       if (shared <= 2 && strong.size === 0 && tally.described[id] === 0) continue;
+      // A query of one content word ("best way to learn Go") makes a topic only of a category it
+      // names, by a word of its name or a keyword: one word its description or example questions
+      // happen to use ("what could go wrong") is no topic.
+      if (words.length === 1 && strong.size === 0 && named === 0) continue;
       const against = total - own + Math.sqrt(unknown) * perUnknown * rarest + Math.sqrt(unnamed) * (strong.size > 0 ? NAME_WEIGHT_NAMED : NAME_WEIGHT_UNNAMED) * rarest;
       const score = round(evidence / (evidence + against));
       // Most candidates fall clearly short of the best two: no object for them.
@@ -379,9 +393,11 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
     const byTopic =
       first !== undefined &&
       second !== undefined &&
-      // An exact tie is a tie, whatever names what.
-      first.score > second.score &&
       !second.anchored &&
+      // In an exact tie (most often two categories that each explain every word, at 1) the leader
+      // needs its name and a keyword ("run my own email server" is Self-Hosted Email's, not a topic whose example
+      // questions use "run", "email" and "server"); "server setup" names nothing.
+      (first.score > second.score || (first.named > 0 && strongBySlug.has(first.slug))) &&
       [...hits.values()].some(
         (h) => (names[first!.id]!.has(h.stem) || strongBySlug.get(first!.slug)?.has(h.stem) === true) && !described[second!.id]!.has(h.stem),
       );
@@ -444,6 +460,17 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
     },
     vocabulary: () => spellings.keys(),
   };
+}
+
+/** Whether the query's stems hold a not-about entry's (see excluded()). */
+function holds(stems: readonly string[], phrase: readonly string[]): boolean {
+  if (phrase.length < 3) return stems.some((_, i) => phrase.every((p, j) => stems[i + j] === p));
+  const span = Math.min(phrase.length + 1, stems.length);
+  for (let start = 0; start + span <= stems.length; start++) {
+    const run = stems.slice(start, start + span);
+    if (phrase.every((p) => run.includes(p))) return true;
+  }
+  return false;
 }
 
 /** An unknown word that is no everyday word, of letters: a name, as far as the matcher can tell. */

@@ -146,6 +146,25 @@ t.test('an exact tie is never won by naming: a word both categories describe the
   if (tie.kind === 'no-match' && tie.reason === 'too-close') t.equal(tie.closest.score, tie.contender.score);
 });
 
+t.test('a tie at 1 goes to the category the query names by its name and a keyword, over one that uses the words only in its example questions, whatever the slugs', async (t) => {
+  const base = registry.categories['rust-learning']!;
+  for (const [mailSlug, otherSlug] of [['a-mail', 'b-social'], ['b-mail', 'a-social']] as const) {
+    const data = {
+      ...structuredClone(registry),
+      categories: {
+        [mailSlug]: { ...base, name: 'Own Email', tags: ['mail'], keywords: ['email server'], queryPatterns: ['host mail for a family'], description: 'run your own email server' },
+        [otherSlug]: { ...base, name: 'Social Protocol', tags: ['relays'], keywords: ['relay'], queryPatterns: ['a name that looks like an email address'], description: 'signed notes over relays: run a small server' },
+      },
+    };
+    const check = validateRegistry(JSON.parse(JSON.stringify(data)));
+    if (!check.ok) return t.fail(check.problems.join());
+    const m = buildMatcher(check.registry, 0.1);
+    const answer = m.match('run my own email server');
+    t.match(answer, { kind: 'match', slug: mailSlug, score: 1, runnerUp: { slug: otherSlug, score: 1 } }, `${mailSlug} over ${otherSlug}`);
+    t.match(m.match('run a server'), { kind: 'no-match', reason: 'too-close' }, 'no name and no keyword: still a tie');
+  }
+});
+
 t.test('a win by less than MIN_MARGIN is no match, unless the query names the leader and not the runner-up', async (t) => {
   const base = registry.categories['rust-learning']!;
   const category = (name: string, words: string) => ({ ...base, name, tags: [name.toLowerCase()], keywords: [], queryPatterns: [words], description: words });
@@ -210,16 +229,35 @@ t.test('misspelt words are remembered up to a bound, whatever a client sends', a
   t.ok(corrections <= MAX_REMEMBERED_WORDS, `at most ${MAX_REMEMBERED_WORDS} corrections remembered (${corrections})`);
 });
 
-t.test("a curator's not-about entry keeps its category out of a query that names it, whole phrases only", async (t) => {
+t.test("a curator's not-about entry keeps its category out of a query that names it: two words in a row, three or more in any order close together", async (t) => {
   const scoped = buildMatcher({
     ...registry,
-    categories: { ...registry.categories, 'rust-learning': { ...registry.categories['rust-learning']!, notAbout: ['rust game', 'corrosion'] } },
+    categories: {
+      ...registry.categories,
+      'rust-learning': { ...registry.categories['rust-learning']!, notAbout: ['rust game', 'corrosion', 'rust game wipe schedule'] },
+      'threat-modeling': { ...registry.categories['threat-modeling']!, notAbout: ['school threat assessment'] },
+    },
   });
   t.match(scoped.match('learn rust programming'), { kind: 'match', slug: 'rust-learning' });
   t.notMatch(scoped.match('rust game server for beginners'), { slug: 'rust-learning' }, 'the phrase in a row');
   t.notMatch(scoped.match('learn rust corrosion programming'), { slug: 'rust-learning' });
   t.match(scoped.match('learn rust programming to write a game'), { kind: 'match', slug: 'rust-learning' }, 'its words apart are no exclusion');
+  t.match(scoped.match('write a small game in rust'), { kind: 'match', slug: 'rust-learning' }, 'two words in another order are no exclusion');
   t.same([...scoped.explain('rust game server').outOfScope], [['rust-learning', ['rust game']]]);
+  t.notMatch(scoped.match('threat assessment for a school event'), { slug: 'threat-modeling' }, 'three words in another order, close together');
+  t.same([...scoped.explain('threat assessment procedures for school safety').outOfScope], [['threat-modeling', ['school threat assessment']]], 'one word between');
+  t.match(
+    scoped.match('threat model for the assessment of our app before it ships to every school in the district'),
+    { kind: 'match', slug: 'threat-modeling' },
+    'the same words far apart in a long request are no exclusion',
+  );
+});
+
+t.test('a query of one content word makes a topic only of a category it names by its name or a keyword', async (t) => {
+  // "go" is in Threat Modeling's description ("what can go wrong"): alone, it names nothing.
+  t.match(matcher.match('best way to learn Go as a beginner'), { kind: 'no-match' });
+  t.match(matcher.match('how to learn rust as a beginner'), { kind: 'match', slug: 'rust-learning' }, 'a word of its name');
+  t.match(matcher.match('a good tutorial on zigbee please'), { kind: 'match', slug: 'home-automation-private' }, 'a keyword');
 });
 
 t.test('an everyday English word is never corrected into a registry word', async (t) => {
