@@ -21,7 +21,9 @@ export function normalizeText(text: string): string {
  * and we only need the common inflections; both the registry and queries go through it.
  */
 export function stem(word: string): string {
-  if (word.length <= 4 || /\d/.test(word)) return word;
+  if (/\d/.test(word)) return word;
+  // Four letters: only a plural "s" comes off ("keys", "apis", "apps"), not "ss" or "us".
+  if (word.length <= 4) return word.length === 4 && /[^su]s$/.test(word) ? word.slice(0, -1) : word;
   for (const [suffix, replacement] of SUFFIXES) {
     if (word.endsWith(suffix) && word.length - suffix.length >= 3) {
       return undouble(word.slice(0, -suffix.length) + replacement);

@@ -23,13 +23,12 @@ t.test('the evaluation set is what the issue asks for', async (t) => {
 });
 
 // Floors at the level reached, so that a change that loses a labelled query must earn it back.
-// The held-out third of queries.json reached 97.3% (109 of 112) before the 2026-11-26 rules; the
-// rules that lifted the blind sets cost it one question, so its floor is now 108 of 112. The
-// pooled floors cover every set used for tuning (queries.json, the fresh set and the first five
-// blind sets, each read after its one measurement). The newest blind set is not tested here: its
-// one measurement is reported in the README, and tuning on it would end its use.
-const HELD_OUT_FLOOR = { overall: 0.96, top1: 0.96, rejections: 0.97 };
-const POOLED_FLOOR = { top1: 0.95, rejections: 0.97 };
+// The held-out third of queries.json is at 97.3% (75 of 77 on topic, 34 of 35 declined) after the
+// fourth round. The pooled floors cover every set used for tuning (queries.json, the fresh set and
+// the first six blind sets, each read after its one measurement). The newest blind set is not
+// tested here: its one measurement is reported in the README, and tuning on it would end its use.
+const HELD_OUT_FLOOR = { overall: 0.97, top1: 0.97, rejections: 0.97 };
+const POOLED_FLOOR = { top1: 0.96, rejections: 0.97 };
 const TUNING_SETS = [
   'queries.json',
   'queries-fresh.json',
@@ -38,6 +37,7 @@ const TUNING_SETS = [
   'queries-blind-3.json',
   'queries-blind-4.json',
   'queries-blind-5.json',
+  'queries-blind-6.json',
 ];
 
 t.test(`held-out accuracy stays at or above ${HELD_OUT_FLOOR.overall}`, async (t) => {

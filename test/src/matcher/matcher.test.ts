@@ -1,5 +1,5 @@
 import t from 'tap';
-import { DEFAULT_THRESHOLD, MAX_REMEMBERED_RANKINGS, MAX_REMEMBERED_WORDS, MIN_MARGIN, buildMatcher } from '../../../src/matcher/matcher.js';
+import { BROAD_EVIDENCE_DISCOUNT, BROAD_EVIDENCE_WORDS, DEFAULT_THRESHOLD, MAX_REMEMBERED_RANKINGS, MAX_REMEMBERED_WORDS, MIN_MARGIN, buildMatcher } from '../../../src/matcher/matcher.js';
 import { contentWords, normalizeText, stem } from '../../../src/matcher/normalize.js';
 
 const contentTokens = (text: string) => contentWords(text).map(stem);
@@ -20,6 +20,8 @@ t.test('normalisation folds case, accents, punctuation, whitespace and stop word
   t.equal(stem('hosting'), stem('hosted'));
   t.equal(stem('installing'), stem('install'));
   t.equal(stem('passwords'), 'password');
+  for (const [plural, one] of [['keys', 'key'], ['apis', 'api'], ['apps', 'app'], ['nips', 'nip']]) t.equal(stem(plural), one, `${plural}: a four-letter plural`);
+  for (const word of ['boss', 'plus', 'dns']) t.equal(stem(word), word, `${word} keeps its s`);
 });
 
 t.test('the issue examples', async (t) => {
@@ -180,6 +182,41 @@ t.test('a win by less than MIN_MARGIN is no match, unless the query names the le
   if (close.kind === 'no-match' && close.reason === 'too-close') t.ok(close.closest.score - close.contender.score < MIN_MARGIN);
   t.match(m.match('gardening soil compost'), { kind: 'match', slug: 'gardening' }, 'the query names one of them: that one');
   t.match(m.match('soil compost seedlings'), { kind: 'match', slug: 'gardening' }, 'a clear lead: that one');
+});
+
+t.test(`a topic that ${BROAD_EVIDENCE_WORDS} or more of the query's words point to needs ${BROAD_EVIDENCE_DISCOUNT} less than the threshold; fewer words need all of it`, async (t) => {
+  const base = registry.categories['rust-learning']!;
+  const data = {
+    ...structuredClone(registry),
+    categories: {
+      gardening: { ...base, name: 'Gardening', tags: ['garden'], keywords: [], notAbout: [], queryPatterns: ['soil compost seedlings mulch'], description: 'soil compost seedlings mulch' },
+      farming: { ...base, name: 'Farming', tags: ['farm'], keywords: [], notAbout: [], queryPatterns: ['tractors harvest'], description: 'tractors harvest' },
+    },
+  };
+  const check = validateRegistry(JSON.parse(JSON.stringify(data)));
+  if (!check.ok) return t.fail(check.problems.join());
+  const m = buildMatcher(check.registry);
+  const score = (query: string) => {
+    const answer = m.match(query, 0);
+    return answer.kind === 'match' ? answer.score : t.fail(`no score for ${query}`);
+  };
+  const four = 'soil compost seedlings mulch for a yard that looks awful';
+  const three = 'soil compost seedlings for a yard that looks awful';
+  const at = (query: string, threshold: number) => m.match(query, Math.round(threshold * 1000) / 1000);
+  t.match(at(four, score(four)! + BROAD_EVIDENCE_DISCOUNT / 2), { kind: 'match', slug: 'gardening' }, 'four words: under the threshold, within the discount');
+  t.match(at(four, score(four)! + BROAD_EVIDENCE_DISCOUNT * 1.5), { kind: 'no-match', reason: 'below-threshold' }, 'four words: past the discount');
+  const short = at(three, score(three)! + BROAD_EVIDENCE_DISCOUNT / 2);
+  t.match(short, { kind: 'no-match', reason: 'below-threshold' }, 'three words: the whole threshold');
+  t.equal(short.kind === 'no-match' && short.threshold, Math.round((score(three)! + BROAD_EVIDENCE_DISCOUNT / 2) * 1000) / 1000, 'and it says which threshold applied');
+});
+
+t.test('an everyday word a letter from a word of the topic the query names is read as that word; alone, or with no topic named, it is itself', async (t) => {
+  const corrected = (query: string) => matcher.explain(query).forCategory.filter((w) => w.corrected !== undefined).map((w) => `${w.word}>${w.corrected}`);
+  t.match(matcher.match('mcp sever tutorial'), { kind: 'match', slug: 'mcp-development' });
+  t.same(corrected('mcp sever tutorial'), ['sever>serv'], '"mcp" names the topic: "sever" is a slip');
+  t.match(matcher.match('best pasword manger for my famly'), { kind: 'match', slug: 'password-management' });
+  t.ok(corrected('best pasword manger for my famly').includes('manger>manag'), '"manger" read as "manager" once "pasword" names the topic');
+  t.same(matcher.explain('how to sever a cable').unknown, ['sever', 'cable'], 'no topic named: "sever" stays itself');
 });
 
 t.test('an empty registry yields no-match, never a crash', async (t) => {
