@@ -1,6 +1,6 @@
 import { BoundedMemo } from '../util/bounded-memo.js';
 import type { Category, Registry } from '../registry/types.js';
-import { contentWords, contentWordsOf, normalizeText, stem } from './normalize.js';
+import { capitalizedEverydayWords, contentWords, contentWordsOf, normalizeText, stem } from './normalize.js';
 import { isEverydayWord } from './everyday-words.js';
 import { editDistanceIndex, type SpellingIndex } from './spelling.js';
 
@@ -57,7 +57,6 @@ export const MIN_MARGIN = 0.1;
 export const BROAD_EVIDENCE_WORDS = 4;
 export const BROAD_EVIDENCE_DISCOUNT = 0.1;
 
-/** A query normalised once, for asking many registries: its content words and its memo key. */
 /** The longest query the matcher reads, counted after normalisation (some characters unfold into several). */
 export const MAX_NORMALIZED_LENGTH = 1000;
 
@@ -67,6 +66,7 @@ export const MAX_NORMALIZED_LENGTH = 1000;
  */
 export const MAX_CONTENT_WORDS = 32;
 
+/** A query normalised once, for asking many registries: its content words and its memo key. */
 export interface PreparedQuery {
   /** Longer than MAX_NORMALIZED_LENGTH once normalised: not matched at all. */
   readonly tooLong: boolean;
@@ -76,16 +76,20 @@ export interface PreparedQuery {
   readonly key: string;
   /** The query is one word as typed (no other word at all, common or not). */
   readonly oneWord: boolean;
+  /** Everyday words it writes in capitals, stemmed ("STRIDE"): a curator's acronym, when the curator writes it so too. */
+  readonly capitals: readonly string[];
 }
 
 /** Normalised first, then measured: the length limit holds for what the matcher actually reads. */
 export function prepareQuery(query: string): PreparedQuery {
   const text = normalizeText(query);
-  if (text.length > MAX_NORMALIZED_LENGTH) return { tooLong: true, words: [], stems: [], key: '', oneWord: false };
+  if (text.length > MAX_NORMALIZED_LENGTH) return { tooLong: true, words: [], stems: [], key: '', oneWord: false, capitals: [] };
   // A real request names its topic in its first few dozen words; the rest would only add cost.
   const words = contentWordsOf(text).slice(0, MAX_CONTENT_WORDS);
   const oneWord = words.length === 1 && !/\S\s+\S/.test(text.trim());
-  return { tooLong: false, words, stems: words.map(stem), key: words.join(' '), oneWord };
+  const stems = words.map(stem);
+  const capitals = capitalizedEverydayWords(query).filter((c) => stems.includes(c));
+  return { tooLong: false, words, stems, key: words.join(' '), oneWord, capitals };
 }
 
 /** How each word of a query counted toward the chosen category (or the closest one). */
@@ -176,6 +180,8 @@ interface Keywords {
   readonly phraseOnly: ReadonlySet<string>;
   /** Stems of the category's name, description and tags: the words it describes itself with. */
   readonly described: ReadonlySet<string>;
+  /** Everyday words its name, description, tags or keywords write in capitals ("STRIDE"), stemmed. */
+  readonly acronyms: ReadonlySet<string>;
 }
 
 /**
@@ -267,10 +273,10 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
 
   /**
    * Per category, the stems of `sequence` that are its keywords, alone or as part of a keyword
-   * phrase in a row. One pass over the query through the keyword index, so the cost follows the
+   * phrase in a row, or an everyday word both the query and the category write in capitals. One pass over the query through the keyword index, so the cost follows the
    * query, not the number of categories.
    */
-  function keywordStems(sequence: readonly string[]): Map<string, Set<string>> {
+  function keywordStems(sequence: readonly string[], capitals: readonly string[]): Map<string, Set<string>> {
     const found = new Map<string, Set<string>>();
     const add = (slug: string, stems: readonly string[]) => {
       const set = found.get(slug);
@@ -280,6 +286,7 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
     sequence.forEach((s, i) => {
       if (s === '') return;
       for (const slug of keywordIndex.single.get(s) ?? []) add(slug, [s]);
+      if (capitals.includes(s)) for (const slug of keywordIndex.acronyms.get(s) ?? []) add(slug, [s]);
       for (const { slug, phrase } of keywordIndex.phraseStarts.get(s) ?? []) {
         if (i + phrase.length <= sequence.length && phrase.every((p, j) => sequence[i + j] === p)) add(slug, phrase);
       }
@@ -311,7 +318,7 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
    * Each word of a query as a registry word (exactly or through a typo correction) or none, and
    * the stems in query order ('' for none), for finding keyword phrases.
    */
-  function readWords(words: readonly string[], stems: readonly string[]): { read: (Hit | undefined)[]; sequence: string[] } {
+  function readWords({ words, stems }: PreparedQuery, capitals: readonly string[]): { read: (Hit | undefined)[]; sequence: string[] } {
     const read: (Hit | undefined)[] = [];
     let typos = 0;
     for (const [i, word] of words.entries()) {
@@ -325,7 +332,7 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
     // never corrected ("sever" alone is a word). Within the same budget of lookups.
     if (typos >= MAX_TYPO_LOOKUPS || !read.some((hit, i) => hit === undefined && isEverydayWord(words[i]!))) return { read, sequence };
     const named = new Set<number>();
-    for (const slug of keywordStems(sequence).keys()) named.add(idOfSlug.get(slug)!);
+    for (const slug of keywordStems(sequence, capitals).keys()) named.add(idOfSlug.get(slug)!);
     for (const hit of read) for (const id of hit?.term.ids ?? []) if (names[id]!.has(hit!.stem)) named.add(id);
     if (named.size === 0) return { read, sequence };
     for (const [i, word] of words.entries()) {
@@ -345,11 +352,17 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
     return { read, sequence };
   }
 
-  function rank({ words, stems }: PreparedQuery): Ranking {
+  /** The query's words in capitals that this registry's curator writes in capitals too. */
+  function ownCapitals({ capitals }: PreparedQuery): readonly string[] {
+    return capitals.length === 0 ? capitals : capitals.filter((c) => keywordIndex.acronyms.has(c));
+  }
+
+  function rank(prepared: PreparedQuery, capitals: readonly string[]): Ranking {
+    const { words, stems } = prepared;
     const hits = new Map<string, Hit>();
     let unknown = 0;
     let unnamed = 0;
-    const { read, sequence } = readWords(words, stems);
+    const { read, sequence } = readWords(prepared, capitals);
     for (const [i, hit] of read.entries()) {
       if (hit === undefined) {
         if (isNameLike(words[i]!)) unnamed++;
@@ -359,7 +372,7 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
       if ((hits.get(hit.stem)?.factor ?? 0) < hit.factor) hits.set(hit.stem, hit);
     }
     // A keyword weighs as much against the other categories as it weighs for its own.
-    const strongBySlug = keywordStems(sequence);
+    const strongBySlug = keywordStems(sequence, capitals);
     const strongAnywhere = strongBySlug.size === 0 ? NONE : new Set([...strongBySlug.values()].flatMap((set) => [...set]));
 
     // One pass over the hits and the categories each names (an inverted index): a category's
@@ -431,7 +444,8 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
     const candidates = [first, second].filter((c) => c !== undefined).map(({ slug, score }) => Object.freeze({ slug, score }));
     // One word that is, or was read as, an everyday word ("keys", "kyes"): too vague if it is the whole query.
     const only = words.length === 1 ? hits.values().next().value : undefined;
-    const vague = words.length === 1 && (isEverydayWord(words[0]!) || (only?.spelling !== undefined && isEverydayWord(only.spelling)));
+    // A word in capitals the curator writes so too ("STRIDE") is a name, not an everyday word.
+    const vague = words.length === 1 && strongBySlug.size === 0 && (isEverydayWord(words[0]!) || (only?.spelling !== undefined && isEverydayWord(only.spelling)));
     // The query names the leader and not the runner-up: a word of the leader's name, or one of its
     // keywords, that the runner-up's own words (name, description, tags) do not use ("rust" in
     // "write a web api in rust"). A word both describe themselves with ("security") names neither.
@@ -456,7 +470,11 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
       if (words.length === 0) {
         return { kind: 'no-match', reason: 'empty-query', closest: null, threshold };
       }
-      const { candidates, byTopic, vague, leaderWords } = rankings.get(key, () => Object.freeze(rank(prepared)));
+      // Capitals this registry's curator writes too change the ranking: they are part of what it is
+      // remembered by. Others are not, so "LEARN RUST" is remembered as "learn rust".
+      const capitals = ownCapitals(prepared);
+      const remembered = capitals.length === 0 ? key : `${key}\u0000${capitals.join(' ')}`;
+      const { candidates, byTopic, vague, leaderWords } = rankings.get(remembered, () => Object.freeze(rank(prepared, capitals)));
       const [best, second] = candidates;
       // A query of one everyday word and nothing else says too little to hand over three sources
       // with confidence ("security", "keys", "rust", or "kyes" read as "keys"); a name ("zigbee",
@@ -486,9 +504,10 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
       const forCategory: { word: string; weight: number; keyword: boolean; corrected?: string }[] = [];
       const against: string[] = [];
       const unknown: string[] = [];
-      const { read, sequence } = readWords(prepared.words, prepared.stems);
+      const capitals = ownCapitals(prepared);
+      const { read, sequence } = readWords(prepared, capitals);
       const resolved = read.map((hit, i) => ({ word: prepared.words[i]!, hit }));
-      const strong = slug === undefined ? NONE : (keywordStems(sequence).get(slug) ?? NONE);
+      const strong = slug === undefined ? NONE : (keywordStems(sequence, capitals).get(slug) ?? NONE);
       for (const { word, hit } of resolved) {
         if (hit === undefined) unknown.push(word);
         else if (slug !== undefined && hit.term.slugs.includes(slug) && (strong.has(hit.stem) || !keywords.get(slug)!.phraseOnly.has(hit.stem))) {
@@ -568,7 +587,8 @@ function indexTerms(registry: Registry, slugs: readonly string[]) {
       else if (seq.length > 1) phrases.push(seq);
     }
     const name = new Set(contentWords(`${slug.replace(/-/g, ' ')} ${c.name}`).map(stem));
-    keywords.set(slug, { name, single, phrases, phraseOnly, described: describedStems });
+    const acronyms = new Set(capitalizedEverydayWords([described, ...c.keywords].join(' ')));
+    keywords.set(slug, { name, single, phrases, phraseOnly, described: describedStems, acronyms });
   }
   const terms = new Map<string, Term>();
   const idOf = new Map(slugs.map((slug, i) => [slug, i]));
@@ -598,11 +618,17 @@ function indexExclusions(registry: Registry, slugs: readonly string[]) {
 /** Keyword stems to the categories they belong to, and keyword phrases by their first stem. */
 function indexKeywords(keywords: ReadonlyMap<string, Keywords>) {
   const single = new Map<string, string[]>();
+  const acronyms = new Map<string, string[]>();
   const phraseStarts = new Map<string, { slug: string; phrase: readonly string[] }[]>();
   for (const [slug, k] of keywords) {
     for (const s of k.single) {
       const list = single.get(s);
       if (list === undefined) single.set(s, [slug]);
+      else list.push(slug);
+    }
+    for (const s of k.acronyms) {
+      const list = acronyms.get(s);
+      if (list === undefined) acronyms.set(s, [slug]);
       else list.push(slug);
     }
     for (const phrase of k.phrases) {
@@ -611,7 +637,7 @@ function indexKeywords(keywords: ReadonlyMap<string, Keywords>) {
       else list.push({ slug, phrase });
     }
   }
-  return { single, phraseStarts };
+  return { single, phraseStarts, acronyms };
 }
 
 const NONE: ReadonlySet<string> = new Set();

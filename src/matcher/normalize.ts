@@ -1,3 +1,4 @@
+import { isEverydayWord } from './everyday-words.js';
 import { STOP_WORDS } from './stop-words.js';
 
 /**
@@ -61,4 +62,19 @@ export function contentWords(text: string): string[] {
 /** contentWords of a text already normalised. */
 export function contentWordsOf(normalized: string): string[] {
   return normalized.split(' ').filter((w) => w.length > 1 && !STOP_WORDS.has(w));
+}
+
+/**
+ * The everyday words a text writes in capitals ("STRIDE", "PASTA"), stemmed: there they are the
+ * name of a method, not the word ("running stride"). Other words in capitals ("DKIM") mean the
+ * same in any case, so they are not kept.
+ */
+export function capitalizedEverydayWords(text: string): string[] {
+  const found = new Set<string>();
+  for (const token of text.normalize('NFKD').replace(/[\p{M}\p{Cf}]+/gu, '').split(/[^\p{L}\p{N}]+/u)) {
+    if (token.length < 3 || token !== token.toUpperCase() || token === token.toLowerCase()) continue;
+    const word = token.toLowerCase();
+    if (isEverydayWord(word)) found.add(stem(word));
+  }
+  return [...found].sort();
 }

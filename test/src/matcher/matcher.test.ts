@@ -196,18 +196,19 @@ t.test(`a topic that ${BROAD_EVIDENCE_WORDS} or more of the query's words point 
   const check = validateRegistry(JSON.parse(JSON.stringify(data)));
   if (!check.ok) return t.fail(check.problems.join());
   const m = buildMatcher(check.registry);
-  const score = (query: string) => {
+  const score = (query: string): number => {
     const answer = m.match(query, 0);
-    return answer.kind === 'match' ? answer.score : t.fail(`no score for ${query}`);
+    if (answer.kind !== 'match') throw new Error(`no score for ${query}`);
+    return answer.score;
   };
   const four = 'soil compost seedlings mulch for a yard that looks awful';
   const three = 'soil compost seedlings for a yard that looks awful';
   const at = (query: string, threshold: number) => m.match(query, Math.round(threshold * 1000) / 1000);
-  t.match(at(four, score(four)! + BROAD_EVIDENCE_DISCOUNT / 2), { kind: 'match', slug: 'gardening' }, 'four words: under the threshold, within the discount');
-  t.match(at(four, score(four)! + BROAD_EVIDENCE_DISCOUNT * 1.5), { kind: 'no-match', reason: 'below-threshold' }, 'four words: past the discount');
-  const short = at(three, score(three)! + BROAD_EVIDENCE_DISCOUNT / 2);
+  t.match(at(four, score(four) + BROAD_EVIDENCE_DISCOUNT / 2), { kind: 'match', slug: 'gardening' }, 'four words: under the threshold, within the discount');
+  t.match(at(four, score(four) + BROAD_EVIDENCE_DISCOUNT * 1.5), { kind: 'no-match', reason: 'below-threshold' }, 'four words: past the discount');
+  const short = at(three, score(three) + BROAD_EVIDENCE_DISCOUNT / 2);
   t.match(short, { kind: 'no-match', reason: 'below-threshold' }, 'three words: the whole threshold');
-  t.equal(short.kind === 'no-match' && short.threshold, Math.round((score(three)! + BROAD_EVIDENCE_DISCOUNT / 2) * 1000) / 1000, 'and it says which threshold applied');
+  t.equal(short.kind === 'no-match' && short.threshold, Math.round((score(three) + BROAD_EVIDENCE_DISCOUNT / 2) * 1000) / 1000, 'and it says which threshold applied');
 });
 
 t.test('an everyday word a letter from a word of the topic the query names is read as that word; alone, or with no topic named, it is itself', async (t) => {
@@ -217,6 +218,16 @@ t.test('an everyday word a letter from a word of the topic the query names is re
   t.match(matcher.match('best pasword manger for my famly'), { kind: 'match', slug: 'password-management' });
   t.ok(corrected('best pasword manger for my famly').includes('manger>manag'), '"manger" read as "manager" once "pasword" names the topic');
   t.same(matcher.explain('how to sever a cable').unknown, ['sever', 'cable'], 'no topic named: "sever" stays itself');
+});
+
+t.test('an everyday word the query and the category both write in capitals is a name: "STRIDE", not a stride', async (t) => {
+  for (const query of ['What is STRIDE and how do I use it?', 'STRIDE']) t.match(matcher.match(query), { kind: 'match', slug: 'threat-modeling' }, query);
+  t.match(matcher.match('what is stride'), { kind: 'no-match' }, 'in lower case it is the everyday word');
+  t.match(matcher.match('stride'), { kind: 'no-match', reason: 'too-vague' });
+  const fresh = buildMatcher(registry);
+  t.match(fresh.match('what is stride'), { kind: 'no-match' }, 'asked first in lower case');
+  t.match(fresh.match('What is STRIDE'), { kind: 'match', slug: 'threat-modeling' }, 'then in capitals: not the remembered lower-case answer');
+  t.same(matcher.explain('What is STRIDE').forCategory.map((w) => [w.word, w.keyword]), [['stride', true]]);
 });
 
 t.test('an empty registry yields no-match, never a crash', async (t) => {
