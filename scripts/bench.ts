@@ -10,6 +10,7 @@
  *   BENCH_CONNECTIONS (50)      concurrent connections
  *   BENCH_INIT_AMOUNT (100000)  initialize requests before the memory reading
  *   BENCH_ONLY (e.g. sources/3gs) one workload/server pair, and no memory phase
+ *   BENCH_RATE (e.g. 10000)     with BENCH_ONLY: that pair at this fixed offered rate, not at saturation
  *   BENCH_LOG_LEVEL (info)      the servers' LOG_LEVEL
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -204,7 +205,7 @@ for (let round = 1; round <= ROUNDS; round++) {
       if (!applies(target, workload)) continue;
       if (process.env.BENCH_ONLY !== undefined && process.env.BENCH_ONLY !== `${workload}/${target}`) continue;
       const r = await start(target);
-      const s = await measure(r, workload);
+      const s = await measure(r, workload, process.env.BENCH_RATE === undefined ? {} : { rate: Number(process.env.BENCH_RATE) });
       await stop(r);
       const key = `${workload}/${target}`;
       samples.set(key, [...(samples.get(key) ?? []), s]);
@@ -214,7 +215,8 @@ for (let round = 1; round <= ROUNDS; round++) {
 }
 
 // Latency at a fixed offered rate: half the ceiling's measured maximum, the same for both servers.
-const FIXED: Workload[] = ['sources', 'modern'];
+// init too: its CPU per request at a load both servers carry is compared as well (see the table's note).
+const FIXED: Workload[] = ['sources', 'modern', 'init'];
 const fixed = new Map<string, Sample[]>();
 const rates = new Map<Workload, number>();
 for (const workload of FIXED) {
@@ -238,27 +240,31 @@ if (process.env.BENCH_ONLY === undefined) {
 
 console.log(`\n${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, BENCH_ROUNDS=${ROUNDS} npm run bench`);
 console.log('CPU ratio: requests per server CPU-second, ours over the ceiling\'s in the same run (the ceiling\'s CPU µs per request over ours).');
-console.log('\n| workload | server | req/s | vs ceiling | CPU µs/req | CPU ratio | p50 ms | p99 ms | fixed rate | p50 ms | p99 ms | p99 vs ceiling | RSS MB | failed replies |');
-console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+console.log('At the fixed rate, both servers carry the same offered load, so CPU per request is compared at equal load too: at saturation the');
+console.log('slower server also pays more kernel time per reply, waking a load generator that waits on it.');
+console.log('\n| workload | server | req/s | vs ceiling | CPU µs/req | CPU ratio | p50 ms | p99 ms | fixed rate | p50 ms | p99 ms | p99 vs ceiling | CPU µs/req at fixed rate | CPU ratio at fixed rate | RSS MB | failed replies |');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const workload of WORKLOADS) {
   const ceilingList = samples.get(`${workload}/ceiling`) ?? [];
   const ceiling = median(ceilingList.map((s) => s.rps));
   const ceilingCpu = median(ceilingList.map((s) => s.cpuMicros));
   const ceilingFixedP99 = median((fixed.get(`${workload}/ceiling`) ?? []).map((s) => s.p99));
+  const ceilingFixedCpu = median((fixed.get(`${workload}/ceiling`) ?? []).map((s) => s.cpuMicros));
   for (const target of TARGETS) {
     const list = samples.get(`${workload}/${target}`);
     if (list === undefined) {
-      console.log(`| ${workload} | ${target} | n/a | | | | | | | | | | | |`);
+      console.log(`| ${workload} | ${target} | n/a | | | | | | | | | | | | | |`);
       continue;
     }
     const rps = median(list.map((s) => s.rps));
     const cpu = median(list.map((s) => s.cpuMicros));
     const atRate = fixed.get(`${workload}/${target}`);
     const failures = [...list, ...(atRate ?? [])].reduce((n, s) => n + s.failures, 0);
+    const fixedCpu = atRate === undefined ? Number.NaN : median(atRate.map((s) => s.cpuMicros));
     const rateCells =
       atRate === undefined
-        ? '| | | | |'
-        : `| ${rates.get(workload)} | ${median(atRate.map((s) => s.p50))} | ${median(atRate.map((s) => s.p99))} | ${(median(atRate.map((s) => s.p99)) / ceilingFixedP99).toFixed(2)} |`;
+        ? '| | | | | | |'
+        : `| ${rates.get(workload)} | ${median(atRate.map((s) => s.p50))} | ${median(atRate.map((s) => s.p99))} | ${(median(atRate.map((s) => s.p99)) / ceilingFixedP99).toFixed(2)} | ${fixedCpu.toFixed(0)} | ${(ceilingFixedCpu / fixedCpu).toFixed(2)} |`;
     console.log(
       `| ${workload} | ${target} | ${rps.toFixed(0)} | ${(rps / ceiling).toFixed(2)} | ${cpu.toFixed(0)} | ${(ceilingCpu / cpu).toFixed(2)} | ${median(list.map((s) => s.p50))} | ${median(list.map((s) => s.p99))} ${rateCells} ${median(list.map((s) => s.rss)).toFixed(0)} | ${failures} |`,
     );
