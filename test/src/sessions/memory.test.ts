@@ -5,7 +5,8 @@ import { isWellFormedSessionId, newSessionId } from '../../../src/sessions/store
 const state = { protocolVersion: '2025-11-25', initialized: false };
 
 function store(ttlMs = 1000, maxSessions = 3) {
-  let now = 0;
+  // A clock as a real one reads: never zero (lru-cache takes a start time of 0 for "no TTL").
+  let now = 1_000_000;
   const s = new MemorySessionStore({ ttlMs, maxSessions, now: () => now });
   t.teardown(() => s.close());
   return { s, advance: (ms: number) => (now += ms) };
@@ -27,8 +28,8 @@ t.test('a session lives while used and expires after the idle TTL', async (t) =>
   t.same(await s.get(id), state, 'alive before the TTL');
   advance(900);
   t.same(await s.get(id), state, 'use restarted the idle timer');
-  advance(1000);
-  t.equal(await s.get(id), undefined, 'gone after a full idle TTL');
+  advance(1001);
+  t.equal(await s.get(id), undefined, 'gone once a full idle TTL has passed');
   t.equal(await s.size(), 0);
 });
 
