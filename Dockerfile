@@ -22,5 +22,6 @@ USER node
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=3s --start-period=10s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + process.env.PORT + '/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# node itself is PID 1 (not npm), so SIGTERM reaches our graceful shutdown.
-CMD ["node", "dist/src/server.js"]
+# node itself is PID 1 (not npm), so SIGTERM reaches our graceful shutdown. 8 MB semi-spaces keep
+# RSS about 15 MB lower under load than V8's default 16 MB, at no measurable CPU cost (README, Performance).
+CMD ["node", "--max-semi-space-size=8", "dist/src/server.js"]
