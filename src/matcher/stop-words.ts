@@ -35,4 +35,7 @@ export const STOP_WORDS: ReadonlySet<string> = new Set([
   'months', 'year', 'years', 'next', 'soon', 'actually', 'finally', 'currently', 'new', 'first',
   'use', 'using', 'used', 'make', 'way', 'ways', 'lot', 'lots', 'bit', 'kind', 'sort', 'ask',
   'asked', 'asking', 'wondering', 'preparing', 'planning', 'writing', 'working', 'tell', 'says',
+  // how a learner asks, not what about
+  'exercise', 'exercises', 'practice', 'practicing', 'practise', 'practising', 'realistic',
+  'still', 'nowadays',
 ]);

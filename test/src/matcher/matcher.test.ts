@@ -16,6 +16,7 @@ t.test('normalisation folds case, accents, punctuation, whitespace and stop word
   t.equal(normalizeText("Don't—panic"), 'dont panic');
   t.same(contentTokens('How do I run a Bitcoin full-node?'), ['run', 'bitcoin', 'full', 'node']);
   t.same(contentTokens('the of and to'), []);
+  t.same(contentTokens('Good exercises for practicing Rust, still realistic?'), ['rust'], 'how a learner asks is not what about');
   t.equal(stem('nodes'), 'node');
   t.equal(stem('hosting'), stem('hosted'));
   t.equal(stem('installing'), stem('install'));
