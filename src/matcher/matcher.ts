@@ -1,6 +1,6 @@
 import { BoundedMemo } from '../util/bounded-memo.js';
 import type { Category, Registry } from '../registry/types.js';
-import { capitalizedEverydayWords, contentWords, contentWordsOf, normalizeText, stem } from './normalize.js';
+import { capitalizedEverydayWords, contentWords, contentWordsOf, foldUnfolded, stem, unfold } from './normalize.js';
 import { isEverydayWord } from './everyday-words.js';
 import { editDistanceIndex, type SpellingIndex } from './spelling.js';
 
@@ -82,13 +82,14 @@ export interface PreparedQuery {
 
 /** Normalised first, then measured: the length limit holds for what the matcher actually reads. */
 export function prepareQuery(query: string): PreparedQuery {
-  const text = normalizeText(query);
+  const unfolded = unfold(query);
+  const text = foldUnfolded(unfolded);
   if (text.length > MAX_NORMALIZED_LENGTH) return { tooLong: true, words: [], stems: [], key: '', oneWord: false, capitals: [] };
   // A real request names its topic in its first few dozen words; the rest would only add cost.
   const words = contentWordsOf(text).slice(0, MAX_CONTENT_WORDS);
   const oneWord = words.length === 1 && !/\S\s+\S/.test(text.trim());
   const stems = words.map(stem);
-  const capitals = capitalizedEverydayWords(query).filter((c) => stems.includes(c));
+  const capitals = capitalizedEverydayWords(unfolded).filter((c) => stems.includes(c));
   return { tooLong: false, words, stems, key: words.join(' '), oneWord, capitals };
 }
 
@@ -587,7 +588,7 @@ function indexTerms(registry: Registry, slugs: readonly string[]) {
       else if (seq.length > 1) phrases.push(seq);
     }
     const name = new Set(contentWords(`${slug.replace(/-/g, ' ')} ${c.name}`).map(stem));
-    const acronyms = new Set(capitalizedEverydayWords([described, ...c.keywords].join(' ')));
+    const acronyms = new Set(capitalizedEverydayWords(unfold([described, ...c.keywords].join(' '))));
     keywords.set(slug, { name, single, phrases, phraseOnly, described: describedStems, acronyms });
   }
   const terms = new Map<string, Term>();

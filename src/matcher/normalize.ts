@@ -7,9 +7,17 @@ import { STOP_WORDS } from './stop-words.js';
  * spaces, whitespace collapsed. A format character inside a word must not split it in two.
  */
 export function normalizeText(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/[\p{M}\p{Cf}]+/gu, '')
+  return foldUnfolded(unfold(text));
+}
+
+/** Compatibility forms unfolded, accents and format characters removed; case kept. */
+export function unfold(text: string): string {
+  return text.normalize('NFKD').replace(/[\p{M}\p{Cf}]+/gu, '');
+}
+
+/** normalizeText of a text already unfolded. */
+export function foldUnfolded(unfolded: string): string {
+  return unfolded
     .toLowerCase()
     .replace(/['’]/g, '')
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
@@ -67,11 +75,13 @@ export function contentWordsOf(normalized: string): string[] {
 /**
  * The everyday words a text writes in capitals ("STRIDE", "PASTA"), stemmed: there they are the
  * name of a method, not the word ("running stride"). Other words in capitals ("DKIM") mean the
- * same in any case, so they are not kept.
+ * same in any case, so they are not kept. Takes the text unfolded (see unfold()).
  */
-export function capitalizedEverydayWords(text: string): string[] {
+export function capitalizedEverydayWords(unfolded: string): string[] {
+  // Most queries hold no run of three capitals: one test, and nothing else to do.
+  if (!/\p{Lu}{3}/u.test(unfolded)) return [];
   const found = new Set<string>();
-  for (const token of text.normalize('NFKD').replace(/[\p{M}\p{Cf}]+/gu, '').split(/[^\p{L}\p{N}]+/u)) {
+  for (const token of unfolded.split(/[^\p{L}\p{N}]+/u)) {
     if (token.length < 3 || token !== token.toUpperCase() || token === token.toLowerCase()) continue;
     const word = token.toLowerCase();
     if (isEverydayWord(word)) found.add(stem(word));
