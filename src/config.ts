@@ -54,7 +54,7 @@ export const VARIABLES = {
       'comma-separated browser origins allowed besides localhost ones, e.g. `https://app.example.com`; other `Origin`s get 403 on `/mcp`. @fastify/cors uses the same list',
   },
   SESSION_TTL_SECONDS: { rule: integer(1, 86_400), default: 1800, meaning: 'a session unused this long is forgotten' },
-  MAX_SESSIONS: { rule: integer(1, 10_000_000), default: 10_000, meaning: 'most sessions held; the least recently used goes first' },
+  MAX_SESSIONS: { rule: integer(1, 10_000_000), default: 10_000, meaning: 'most sessions held; the least recently used goes first (the memory store sets aside about 45 bytes for each at start)' },
   CURATOR_PUBKEY: {
     rule: text,
     meaning:

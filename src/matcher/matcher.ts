@@ -328,8 +328,8 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
       read.push(hit);
     }
     const sequence = read.map((hit) => hit?.stem ?? '');
-    // An everyday word a letter or two from a word of a topic the query names by a keyword or its
-    // name is a slip for that word ("mcp sever", "pasword manger"): everyday words are otherwise
+    // An everyday word a letter from a word of a topic the query names by a keyword or its name
+    // is a slip for that word ("mcp sever", "pasword manger"): everyday words are otherwise
     // never corrected ("sever" alone is a word). Within the same budget of lookups.
     if (typos >= MAX_TYPO_LOOKUPS || !read.some((hit, i) => hit === undefined && isEverydayWord(words[i]!))) return { read, sequence };
     const named = new Set<number>();
@@ -341,6 +341,8 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
       if (read[i] !== undefined || word.length < MIN_ANY_TYPO_LENGTH || !isEverydayWord(word)) continue;
       typos++;
       for (const { word: candidate, edits } of spelling().candidates(word)) {
+        // One letter only: a word two letters from a topic's word is another word ("attached" is no "attacker").
+        if (edits > 1) break;
         const corrected = spellings.get(candidate);
         if (corrected === undefined || (word.length > candidate.length && word.startsWith(candidate))) continue;
         const term = terms.get(corrected)!;
@@ -374,6 +376,8 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
     }
     // A keyword weighs as much against the other categories as it weighs for its own.
     const strongBySlug = keywordStems(sequence, capitals);
+    // "go go" is one word too.
+    const distinct = new Set(stems).size;
     const strongAnywhere = strongBySlug.size === 0 ? NONE : new Set([...strongBySlug.values()].flatMap((set) => [...set]));
 
     // One pass over the hits and the categories each names (an inverted index): a category's
@@ -433,7 +437,7 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
       // A query of one content word ("best way to learn Go") makes a topic only of a category it
       // names, by a word of its name or a keyword: one word its description or example questions
       // happen to use ("what could go wrong") is no topic.
-      if (words.length === 1 && strong.size === 0 && named === 0) continue;
+      if (distinct === 1 && strong.size === 0 && named === 0) continue;
       const against = total - own + Math.sqrt(unknown) * perUnknown * rarest + Math.sqrt(unnamed) * (strong.size > 0 ? NAME_WEIGHT_NAMED : NAME_WEIGHT_UNNAMED) * rarest;
       const score = round(evidence / (evidence + against));
       // Most candidates fall clearly short of the best two: no object for them.
@@ -446,7 +450,7 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
     // One word that is, or was read as, an everyday word ("keys", "kyes"): too vague if it is the whole query.
     const only = words.length === 1 ? hits.values().next().value : undefined;
     // A word in capitals the curator writes so too ("STRIDE") is a name, not an everyday word.
-    const vague = words.length === 1 && strongBySlug.size === 0 && (isEverydayWord(words[0]!) || (only?.spelling !== undefined && isEverydayWord(only.spelling)));
+    const vague = words.length === 1 && capitals.length === 0 && (isEverydayWord(words[0]!) || (only?.spelling !== undefined && isEverydayWord(only.spelling)));
     // The query names the leader and not the runner-up: a word of the leader's name, or one of its
     // keywords, that the runner-up's own words (name, description, tags) do not use ("rust" in
     // "write a web api in rust"). A word both describe themselves with ("security") names neither.

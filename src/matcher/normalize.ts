@@ -20,6 +20,9 @@ export function foldUnfolded(unfolded: string): string {
   return unfolded
     .toLowerCase()
     .replace(/['’]/g, '')
+    // A letter joined by a hyphen to a word is one word with it: "z-wave" is "zwave", "e-mail" is
+    // "email" (single letters alone are dropped, which would leave "wave" and "mail").
+    .replace(/(?<![\p{L}\p{N}\-\u2010\u2011])(\p{L})[-\u2010\u2011](?=\p{L})/gu, '$1')
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim();
 }

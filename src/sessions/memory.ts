@@ -23,9 +23,10 @@ export class MemorySessionStore implements SessionStore {
 
   constructor(options: MemorySessionOptions) {
     this.#cache = new LRUCache<string, SessionState>({
+      // lru-cache sets aside its arrays for `max` entries at once: about 45 bytes each.
       max: options.maxSessions,
       ttl: options.ttlMs,
-      // The TTL is idle time: every use starts it again.
+      // The TTL is idle time: every use starts it again. A session idle for longer than the TTL is gone.
       updateAgeOnGet: true,
       // Read the clock at every check (no cached time), so an injected clock is always obeyed.
       ttlResolution: 0,
@@ -46,6 +47,7 @@ export class MemorySessionStore implements SessionStore {
     return this.#cache.get(id);
   }
 
+  /** A live session's new state; like a use, it makes the session the most recently used. */
   async update(id: string, state: SessionState): Promise<boolean> {
     if (!this.#cache.has(id)) return false;
     this.#cache.set(id, state, { noUpdateTTL: true });

@@ -16,14 +16,17 @@ const run = promisify(execFile);
 await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT });
 const dockerfile = await readFile(join(ROOT, 'Dockerfile'), 'utf8');
 const cmd = JSON.parse(/^CMD (\[.*\])$/m.exec(dockerfile)?.[1] ?? '[]') as string[];
-const entry = join(ROOT, cmd[1] ?? 'missing');
+// node, its flags, then the entry: the processes below start as the CMD says.
+const entry = join(ROOT, cmd.at(-1) ?? 'missing');
+const nodeFlags = cmd.slice(1, -1);
 
 const SEED = '07'.repeat(32);
-const start = (env: Record<string, string>) => startProcess(env, entry);
+const start = (env: Record<string, string>) => startProcess(env, entry, nodeFlags);
 
 t.test('the Dockerfile runs node on the built entry, as a non-root user, with a health check', async (t) => {
   t.same(cmd.slice(0, 1), ['node'], 'exec-form CMD runs node itself');
-  t.ok(existsSync(entry), `${cmd[1]} exists after a production build`);
+  t.ok(existsSync(entry), `${cmd.at(-1)} exists after a production build`);
+  t.ok(nodeFlags.every((flag) => flag.startsWith('--')), `between node and the entry, only node's own flags (${nodeFlags.join(' ')})`);
   t.match(dockerfile, /^FROM node:(22|24)-/m, 'a supported Node');
   t.match(dockerfile, /npm ci/);
   t.match(dockerfile, /npm prune --omit=dev/);

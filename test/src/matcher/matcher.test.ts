@@ -17,6 +17,8 @@ t.test('normalisation folds case, accents, punctuation, whitespace and stop word
   t.same(contentTokens('How do I run a Bitcoin full-node?'), ['run', 'bitcoin', 'full', 'node']);
   t.same(contentTokens('the of and to'), []);
   t.same(contentTokens('Good exercises for practicing Rust, still realistic?'), ['rust'], 'how a learner asks is not what about');
+  t.equal(normalizeText('Z-Wave and e-mail'), 'zwave and email', 'a letter hyphened to a word is one word with it');
+  t.equal(normalizeText('mail-in-a-box'), 'mail in a box', 'but not a letter inside a hyphened phrase');
   t.equal(stem('nodes'), 'node');
   t.equal(stem('hosting'), stem('hosted'));
   t.equal(stem('installing'), stem('install'));
@@ -109,6 +111,7 @@ t.test('one everyday word alone is too vague to answer; a name alone, or the sam
   t.match(matcher.match('zigbee'), { kind: 'match', slug: 'home-automation-private' }, 'a name alone');
   t.match(matcher.match('learn rust'), { kind: 'match', slug: 'rust-learning' }, 'one content word, but a request');
   t.match(matcher.match('password manager'), { kind: 'match', slug: 'password-management' });
+  t.match(matcher.match('nips'), { kind: 'no-match', reason: 'too-vague' }, 'an everyday word that is also a keyword is still one everyday word');
 });
 
 t.test('typos: a swap of two letters is read in a four-letter word without using the lookup budget; never into a keyword, never by letters added to a registry word', async (t) => {
@@ -168,6 +171,23 @@ t.test('a tie at 1 goes to the category the query names by its name and a keywor
   }
 });
 
+t.test('in a tie where neither is named, the category the query holds a keyword of comes first, whatever the slugs', async (t) => {
+  const base = registry.categories['rust-learning']!;
+  for (const [keyed, plain] of [['a-keyed', 'b-plain'], ['b-keyed', 'a-plain']] as const) {
+    const data = {
+      ...structuredClone(registry),
+      categories: {
+        [keyed]: { ...base, name: 'Orchards', tags: ['orchard'], keywords: ['soil compost'], notAbout: [], queryPatterns: ['soil compost'], description: 'soil compost' },
+        [plain]: { ...base, name: 'Meadows', tags: ['meadow'], keywords: [], notAbout: [], queryPatterns: ['soil compost'], description: 'soil compost' },
+      },
+    };
+    const check = validateRegistry(JSON.parse(JSON.stringify(data)));
+    if (!check.ok) return t.fail(check.problems.join());
+    const answer = buildMatcher(check.registry, 0.1).match('soil compost');
+    t.match(answer, { kind: 'no-match', reason: 'too-close', closest: { slug: keyed } }, `${keyed} before ${plain}`);
+  }
+});
+
 t.test('a win by less than MIN_MARGIN is no match, unless the query names the leader and not the runner-up', async (t) => {
   const base = registry.categories['rust-learning']!;
   const category = (name: string, words: string) => ({ ...base, name, tags: [name.toLowerCase()], keywords: [], queryPatterns: [words], description: words });
@@ -219,6 +239,7 @@ t.test('an everyday word a letter from a word of the topic the query names is re
   t.match(matcher.match('best pasword manger for my famly'), { kind: 'match', slug: 'password-management' });
   t.ok(corrected('best pasword manger for my famly').includes('manger>manag'), '"manger" read as "manager" once "pasword" names the topic');
   t.same(matcher.explain('how to sever a cable').unknown, ['sever', 'cable'], 'no topic named: "sever" stays itself');
+  t.notOk(corrected('threat model for attached usb drives').some((w) => w.startsWith('attached')), 'two letters away is another word: "attached" is not "attacker"');
 });
 
 t.test('an everyday word the query and the category both write in capitals is a name: "STRIDE", not a stride', async (t) => {
@@ -305,6 +326,7 @@ t.test("a curator's not-about entry keeps its category out of a query that names
 t.test('a query of one content word makes a topic only of a category it names by its name or a keyword', async (t) => {
   // "go" is in Threat Modeling's description ("what can go wrong"): alone, it names nothing.
   t.match(matcher.match('best way to learn Go as a beginner'), { kind: 'no-match' });
+  t.match(matcher.match('go go'), { kind: 'no-match' }, 'the same word twice is one word');
   t.match(matcher.match('how to learn rust as a beginner'), { kind: 'match', slug: 'rust-learning' }, 'a word of its name');
   t.match(matcher.match('a good tutorial on zigbee please'), { kind: 'match', slug: 'home-automation-private' }, 'a keyword');
 });

@@ -66,3 +66,18 @@ t.test('memory stays bounded under a flood of sessions', async (t) => {
   for (let i = 0; i < 10_000; i++) await s.create(state);
   t.equal(await s.size(), 100);
 });
+
+t.test('the idle TTL reads a monotonic clock: a wall clock set forward does not end live sessions', async (t) => {
+  // The wall clock jumps a day forward after the session is made (as when an operator fixes the time).
+  const realNow = Date.now;
+  let jump = 0;
+  Date.now = () => realNow() + jump;
+  t.teardown(() => {
+    Date.now = realNow;
+  });
+  const s = new MemorySessionStore({ ttlMs: 60_000, maxSessions: 3 });
+  t.teardown(() => s.close());
+  const id = await s.create(state);
+  jump = 86_400_000;
+  t.same(await s.get(id), state, 'still there a (wall-clock) day later');
+});
