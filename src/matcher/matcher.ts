@@ -3,6 +3,7 @@ import type { Category, Registry } from '../registry/types.js';
 import { capitalizedEverydayWords, contentWords, contentWordsOf, foldUnfolded, stem, unfold } from './normalize.js';
 import { isEverydayWord } from './everyday-words.js';
 import { editDistanceIndex, type SpellingIndex } from './spelling.js';
+import { isStopWordSlip } from './stop-words.js';
 
 export const DEFAULT_THRESHOLD = 0.45;
 
@@ -368,6 +369,8 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
     const { read, sequence } = readWords(prepared, capitals);
     for (const [i, hit] of read.entries()) {
       if (hit === undefined) {
+        // A misspelt filler word ("tutoriall", "explaned") is filler: it says nothing either way.
+        if (isStopWordSlip(words[i]!)) continue;
         if (isNameLike(words[i]!)) unnamed++;
         else unknown++;
         continue;
@@ -514,7 +517,9 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
       const resolved = read.map((hit, i) => ({ word: prepared.words[i]!, hit }));
       const strong = slug === undefined ? NONE : (keywordStems(sequence, capitals).get(slug) ?? NONE);
       for (const { word, hit } of resolved) {
-        if (hit === undefined) unknown.push(word);
+        if (hit === undefined) {
+          if (!isStopWordSlip(word)) unknown.push(word);
+        }
         else if (slug !== undefined && hit.term.slugs.includes(slug) && (strong.has(hit.stem) || !keywords.get(slug)!.phraseOnly.has(hit.stem))) {
           const keyword = strong.has(hit.stem);
           forCategory.push({ word, weight: round(hit.term.weight * hit.factor * (keyword ? KEYWORD_BONUS : 1)), keyword, ...(hit.factor < 1 ? { corrected: hit.stem } : {}) });

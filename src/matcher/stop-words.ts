@@ -1,3 +1,5 @@
+import { editDistance } from './edit-distance.js';
+
 /**
  * Words that say nothing about which topic a query is about: ordinary English function words,
  * the filler agents wrap around a topic ("find me good sources on ..."), words that name the
@@ -39,3 +41,22 @@ export const STOP_WORDS: ReadonlySet<string> = new Set([
   'exercise', 'exercises', 'practice', 'practicing', 'practise', 'practising', 'realistic',
   'still', 'nowadays',
 ]);
+
+/** Stop words of six letters or more, by first letter: the only ones a slip can be recognised in. */
+const LONG_STOP_WORDS = new Map<string, string[]>();
+for (const word of STOP_WORDS) {
+  if (word.length < 6) continue;
+  LONG_STOP_WORDS.set(word[0]!, [...(LONG_STOP_WORDS.get(word[0]!) ?? []), word]);
+}
+
+/**
+ * A word one edit from a stop word of six letters or more, same first letter ("tutoriall",
+ * "explaned", "beginers"): a slip in filler. Shorter ones are too close to real words to tell.
+ */
+export function isStopWordSlip(word: string): boolean {
+  if (word.length < 6) return false;
+  for (const stop of LONG_STOP_WORDS.get(word[0]!) ?? []) {
+    if (Math.abs(stop.length - word.length) <= 1 && editDistance(word, stop, 1) <= 1) return true;
+  }
+  return false;
+}

@@ -242,6 +242,14 @@ t.test('an everyday word a letter from a word of the topic the query names is re
   t.notOk(corrected('threat model for attached usb drives').some((w) => w.startsWith('attached')), 'two letters away is another word: "attached" is not "attacker"');
 });
 
+t.test('a misspelt filler word is filler: it counts neither for nor against a topic', async (t) => {
+  const e = matcher.explain('best rust tutoriall for lifetiems');
+  t.match(e.outcome, { kind: 'match', slug: 'rust-learning' });
+  t.notOk(e.unknown.includes('tutoriall'), '"tutoriall" is "tutorial", a stop word');
+  t.same(matcher.explain('rust lifetimes explaned').unknown, [], '"explaned" is "explained"');
+  t.ok(matcher.explain('rust tutoral').unknown.length === 0 && matcher.explain('rust ferrous').unknown.includes('ferrous'), 'only words one letter from a filler word of six letters or more');
+});
+
 t.test('an everyday word the query and the category both write in capitals is a name: "STRIDE", not a stride', async (t) => {
   for (const query of ['What is STRIDE and how do I use it?', 'STRIDE']) t.match(matcher.match(query), { kind: 'match', slug: 'threat-modeling' }, query);
   t.match(matcher.match('what is stride'), { kind: 'no-match' }, 'in lower case it is the everyday word');
