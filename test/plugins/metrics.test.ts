@@ -38,4 +38,15 @@ t.test('the request-duration histogram, counted in plain numbers, writes the sam
   const theirs = family(await referenceRegistry.metrics(), 'threegs_http_request_duration_seconds');
   t.ok(ours.length > 20, `${ours.length} lines`);
   t.same(ours, theirs);
+  const json = (await metrics.registry.getMetricsAsJSON()).find((m) => m.name === 'threegs_http_request_duration_seconds');
+  t.match(json, { type: 'histogram' }, 'the registry as JSON holds it too');
+  t.equal(
+    (json?.values as { metricName?: string; labels: Record<string, unknown>; value: number }[] | undefined)?.find(
+      (v) => v.metricName === 'threegs_http_request_duration_seconds_count' && v.labels.route === '/mcp' && v.labels.method === 'tools/call',
+    )?.value,
+    2,
+    'with the label sets spread',
+  );
+  metrics.registry.resetMetrics();
+  t.same(family(await metrics.registry.metrics(), 'threegs_http_request_duration_seconds').filter((line) => !line.startsWith('#')), [], 'and a reset of the registry empties it');
 });
