@@ -275,8 +275,9 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
 
   /**
    * Per category, the stems of `sequence` that are its keywords, alone or as part of a keyword
-   * phrase in a row, or an everyday word both the query and the category write in capitals. One pass over the query through the keyword index, so the cost follows the
-   * query, not the number of categories.
+   * phrase in a row, or an everyday word both the query and the category write in capitals. One
+   * pass over the query through the keyword index, so the cost follows the query, not the number
+   * of categories.
    */
   function keywordStems(sequence: readonly string[], capitals: readonly string[]): Map<string, Set<string>> {
     const found = new Map<string, Set<string>>();
@@ -317,8 +318,9 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
   }
 
   /**
-   * Each word of a query as a registry word (exactly or through a typo correction) or none, and
-   * the stems in query order ('' for none), for finding keyword phrases.
+   * Each word of a query as a registry word (exactly, through a typo correction, or as a slip next
+   * to a topic the query names) or none, and the stems in query order ('' for none), for finding
+   * keyword phrases. rank() and explain() both read a query through this.
    */
   function readWords({ words, stems }: PreparedQuery, capitals: readonly string[]): { read: (Hit | undefined)[]; sequence: string[] } {
     const read: (Hit | undefined)[] = [];
