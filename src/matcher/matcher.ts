@@ -311,7 +311,8 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
       if (seen.has(s)) return;
       seen.add(s);
       for (const { slug, phrase, entry } of exclusions.get(s) ?? []) {
-        if (holds(stems, phrase) && !found.get(slug)?.includes(entry)) found.set(slug, [...(found.get(slug) ?? []), entry]);
+        // Each entry is indexed by its first stem, and each stem is looked at once: no entry twice.
+        if (holds(stems, phrase)) found.set(slug, [...(found.get(slug) ?? []), entry]);
       }
     });
     return found;

@@ -11,6 +11,13 @@ import { SHIPPED_REGISTRY } from '../../helpers/build.js';
 const registry = await loadRegistry(SHIPPED_REGISTRY);
 const matcher = buildMatcher(registry);
 
+/** A matcher over a registry built in a test, validated first as a served one is. */
+function matcherOf(data: unknown, threshold?: number) {
+  const check = validateRegistry(JSON.parse(JSON.stringify(data)));
+  if (!check.ok) throw new Error(check.problems.join());
+  return buildMatcher(check.registry, threshold);
+}
+
 t.test('normalisation folds case, accents, punctuation, whitespace and stop words', async (t) => {
   t.equal(normalizeText('  Héllo,   WORLD!!  '), 'hello world');
   t.equal(normalizeText("Don't—panic"), 'dont panic');
@@ -95,9 +102,7 @@ t.test('an exact tie is too close to call: no match, naming both in slug order, 
   const base = registry.categories['rust-learning']!;
   const twin = (slug: string) => [slug, { ...base, name: 'Twin', tags: ['twin'], keywords: ['zebra crossing'], queryPatterns: ['zebra crossing'], description: 'zebra crossing' }];
   const data = { ...structuredClone(registry), categories: Object.fromEntries([twin('b-twin'), twin('a-twin')]) };
-  const check = validateRegistry(JSON.parse(JSON.stringify(data)));
-  if (!check.ok) return t.fail(check.problems.join());
-  const m = buildMatcher(check.registry);
+  const m = matcherOf(data);
   for (let i = 0; i < 5; i++) {
     t.match(m.match('zebra crossing'), { kind: 'no-match', reason: 'too-close', closest: { slug: 'a-twin', score: 1 }, contender: { slug: 'b-twin', score: 1 } });
   }
@@ -144,9 +149,7 @@ t.test('an exact tie is never won by naming: a word both categories describe the
       farming: { ...base, name: 'Farming', tags: ['farm'], keywords: [], queryPatterns: ['gardening soil compost'], description: 'soil compost' },
     },
   };
-  const check = validateRegistry(JSON.parse(JSON.stringify(data)));
-  if (!check.ok) return t.fail(check.problems.join());
-  const m = buildMatcher(check.registry, 0.1);
+  const m = matcherOf(data, 0.1);
   const tie = m.match('gardening soil compost');
   t.match(tie, { kind: 'no-match', reason: 'too-close' }, 'named by one, but the scores are equal');
   if (tie.kind === 'no-match' && tie.reason === 'too-close') t.equal(tie.closest.score, tie.contender.score);
@@ -162,9 +165,7 @@ t.test('a tie at 1 goes to the category the query names by its name and a keywor
         [otherSlug]: { ...base, name: 'Social Protocol', tags: ['relays'], keywords: ['relay'], queryPatterns: ['a name that looks like an email address'], description: 'signed notes over relays: run a small server' },
       },
     };
-    const check = validateRegistry(JSON.parse(JSON.stringify(data)));
-    if (!check.ok) return t.fail(check.problems.join());
-    const m = buildMatcher(check.registry, 0.1);
+    const m = matcherOf(data, 0.1);
     const answer = m.match('run my own email server');
     t.match(answer, { kind: 'match', slug: mailSlug, score: 1, runnerUp: { slug: otherSlug, score: 1 } }, `${mailSlug} over ${otherSlug}`);
     t.match(m.match('run a server'), { kind: 'no-match', reason: 'too-close' }, 'no name and no keyword: still a tie');
@@ -181,9 +182,7 @@ t.test('in a tie where neither is named, the category the query holds a keyword 
         [plain]: { ...base, name: 'Meadows', tags: ['meadow'], keywords: [], notAbout: [], queryPatterns: ['soil compost'], description: 'soil compost' },
       },
     };
-    const check = validateRegistry(JSON.parse(JSON.stringify(data)));
-    if (!check.ok) return t.fail(check.problems.join());
-    const answer = buildMatcher(check.registry, 0.1).match('soil compost');
+    const answer = matcherOf(data, 0.1).match('soil compost');
     t.match(answer, { kind: 'no-match', reason: 'too-close', closest: { slug: keyed } }, `${keyed} before ${plain}`);
   }
 });
@@ -195,9 +194,7 @@ t.test('a win by less than MIN_MARGIN is no match, unless the query names the le
     ...structuredClone(registry),
     categories: { gardening: category('Gardening', 'soil compost seedlings'), farming: category('Farming', 'soil compost tractors') },
   };
-  const check = validateRegistry(JSON.parse(JSON.stringify(data)));
-  if (!check.ok) return t.fail(check.problems.join());
-  const m = buildMatcher(check.registry, 0.1);
+  const m = matcherOf(data, 0.1);
   const close = m.match('soil compost');
   t.match(close, { kind: 'no-match', reason: 'too-close' }, 'two categories sharing the same words: neither');
   if (close.kind === 'no-match' && close.reason === 'too-close') t.ok(close.closest.score - close.contender.score < MIN_MARGIN);
@@ -214,9 +211,7 @@ t.test(`a topic that ${BROAD_EVIDENCE_WORDS} or more of the query's words point 
       farming: { ...base, name: 'Farming', tags: ['farm'], keywords: [], notAbout: [], queryPatterns: ['tractors harvest'], description: 'tractors harvest' },
     },
   };
-  const check = validateRegistry(JSON.parse(JSON.stringify(data)));
-  if (!check.ok) return t.fail(check.problems.join());
-  const m = buildMatcher(check.registry);
+  const m = matcherOf(data);
   const score = (query: string): number => {
     const answer = m.match(query, 0);
     if (answer.kind !== 'match') throw new Error(`no score for ${query}`);
