@@ -4,6 +4,7 @@ import { sha256Hex } from '../provenance/canonical.js';
 import { checkCuratorSigned } from '../provenance/curator-signed.js';
 import { checkHistory, type HistoryEntry } from '../provenance/history.js';
 import { decodePublicKey } from '../provenance/keys.js';
+import { getDocument, PeerFetchError } from '../federation/fetch.js';
 import { FileUnreadable, readIfPresent, signedFiles } from '../provenance/signed-files.js';
 import { parseSignatureDocument, verifySignature, type SigningMode } from '../provenance/signature.js';
 import { readRegistry } from '../registry/load.js';
@@ -49,27 +50,16 @@ function baseOf(text: string): URL {
 }
 
 async function get(url: URL): Promise<{ body: Buffer; etag: string | null }> {
-  let res: Response;
   try {
-    res = await fetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS), redirect: 'error' });
+    const { body, etag } = await getDocument(url, { timeoutMs: TIMEOUT_MS, maxBytes: MAX_REPLY_BYTES, maxRedirects: 0, allowLoopbackHttp: true });
+    return { body, etag: etag ?? null };
   } catch (err) {
-    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-    throw new VerifyFailure(`unreachable: ${url.href} (${cause?.code ?? cause?.message ?? (err as Error).name})`);
+    if (!(err instanceof PeerFetchError)) throw err;
+    const { failure, message } = err;
+    if (failure === 'unreachable' || failure === 'timeout' || failure === 'cut-off') throw new VerifyFailure(`unreachable: ${url.href} (${failure === 'unreachable' ? message.replace(/^unreachable \((.*)\)$/, '$1') : message})`);
+    if (failure === 'status') throw new VerifyFailure(`malformed reply: ${url.href} answered ${message}`);
+    throw new VerifyFailure(`malformed reply: ${url.href}: ${message}`);
   }
-  if (!res.ok) throw new VerifyFailure(`malformed reply: ${url.href} answered HTTP ${res.status}`);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of res.body ?? []) {
-      size += chunk.length;
-      if (size > MAX_REPLY_BYTES) throw new VerifyFailure(`malformed reply: ${url.href} is larger than ${MAX_REPLY_BYTES} bytes`);
-      chunks.push(Buffer.from(chunk));
-    }
-  } catch (err) {
-    if (err instanceof VerifyFailure) throw err;
-    throw new VerifyFailure(`unreachable: ${url.href} (the reply was cut off)`);
-  }
-  return { body: Buffer.concat(chunks), etag: res.headers.get('etag') };
 }
 
 /** Checks a server once more if a reload fell between the fetches (the ETags or the history head disagree). */

@@ -1,14 +1,13 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { buildMatcher, type Matcher } from '../matcher/matcher.js';
-import { editDistanceIndex, type SpellingIndex } from '../matcher/spelling.js';
+import { buildMatcherInSlices, IndexTooLarge, PEER_INDEX_LIMITS, type Matcher } from '../matcher/matcher.js';
 import type { SigningMode } from '../provenance/signature.js';
 import type { Endorsement, Registry } from '../registry/types.js';
 import { createHash } from 'node:crypto';
-import semver from 'semver';
 import { entryHash, type HistoryEntry } from '../provenance/history.js';
 import { loadCopy, saveCopy, type CachedCopy } from './cache.js';
 import { fetchDocument, PeerFetchError, type FetchLimits } from './fetch.js';
-import { PeerRefused, verifyPeer, type PeerDocuments } from './verify.js';
+import { DOCUMENT_LIMITS, PeerVerifier, type VerifierOptions } from './verifier.js';
+import { inLog, PeerRefused, type InUse, type PeerDocuments } from './verify.js';
 
 /** Computed when read, from the age of the last good copy. */
 export type PeerState = 'fresh' | 'stale' | 'unavailable';
@@ -55,6 +54,8 @@ export interface FederationOptions {
   readonly maxRedirects?: number;
   /** Peers fetched at the same time. */
   readonly concurrency?: number;
+  /** The worker that verifies copies: its deadline and heap (tests set them low). */
+  readonly verifier?: VerifierOptions;
   /** Told of each refusal or failure (for the log) and each success. */
   readonly onEvent?: (event: PeerEvent) => void;
   readonly now?: () => number;
@@ -64,9 +65,9 @@ export type PeerEvent =
   | { readonly kind: 'refused' | 'failed'; readonly peer: Endorsement; readonly reason: string }
   | { readonly kind: 'updated'; readonly peer: Endorsement; readonly version: string };
 
-export const PEER_MAX_BYTES = 5 * 1024 * 1024;
+export const PEER_MAX_BYTES = DOCUMENT_LIMITS.registry;
 /** A signature document is a few hundred bytes. */
-const SIGNATURE_MAX_BYTES = 16 * 1024;
+const SIGNATURE_MAX_BYTES = DOCUMENT_LIMITS.signature;
 const DEFAULTS = { timeoutMs: 5000, maxBytes: PEER_MAX_BYTES, maxRedirects: 3, concurrency: 4 };
 /** The first retry of a failing peer; each further failure doubles it, up to the refresh period. */
 const FIRST_BACKOFF_MS = 5000;
@@ -91,23 +92,11 @@ function fingerprint(docs: PeerDocuments): string {
   return hash.digest('hex');
 }
 
-/**
- * A peer's new copy must move forward from the one in use: a higher version, and a history that
- * extends the one seen (as a reload of our own registry must). Otherwise whoever controls the
- * peer's server could replay an older signed registry, or a branch the curator abandoned.
- */
-function refuseRollback(previous: PeerCopy, next: PeerCopy): void {
-  if (!semver.gt(next.version, previous.version)) {
-    throw new PeerRefused(
-      next.version === previous.version
-        ? `another registry under the version in use (${previous.version})`
-        : `an older version (${next.version.slice(0, 40)}) than the one in use (${previous.version})`,
-    );
-  }
-  const head = previous.history[previous.history.length - 1];
-  if (head === undefined) return;
-  const at = next.history[previous.history.length - 1];
-  if (at === undefined || entryHash(at) !== entryHash(head)) throw new PeerRefused(`a history that does not extend the one in use (version ${previous.version})`);
+/** What a new copy must move forward from: checked in the worker, before the copy is parsed. */
+function inUseOf(copy: PeerCopy | undefined): InUse | undefined {
+  if (copy === undefined) return undefined;
+  const head = copy.history[copy.history.length - 1];
+  return { version: copy.version, historyLength: copy.history.length, head: head === undefined ? undefined : entryHash(head) };
 }
 
 /** ±10%: peers endorsed together do not all refresh in the same second. */
@@ -120,25 +109,22 @@ const jitter = (ms: number) => ms * (0.9 + Math.random() * 0.2);
  * endorsements are never followed.
  */
 export class Federation implements FederationView {
-  readonly #options: Required<Omit<FederationOptions, 'cacheDir' | 'onEvent'>> & Pick<FederationOptions, 'cacheDir' | 'onEvent'>;
+  readonly #options: Required<Omit<FederationOptions, 'cacheDir' | 'onEvent' | 'verifier'>> & Pick<FederationOptions, 'cacheDir' | 'onEvent'>;
   #peers = new Map<string, Peer>();
   #timer: NodeJS.Timeout | undefined;
   #running = 0;
   /** Aborts the fetches in flight when the server closes. */
   #stopped = new AbortController();
-  /** Verifying and indexing a copy runs one peer at a time, each in its own turn of the event loop. */
+  /** Verifies copies off the event loop, one at a time; replaced when the federation stops. */
+  #verifier: PeerVerifier;
+  readonly #verifierOptions: VerifierOptions;
+  /** Indexing a verified copy runs one peer at a time, in slices between which requests are served. */
   #accepting: Promise<unknown> = Promise.resolve();
-  /**
-   * One spelling index over every peer's words, rebuilt when the copies change and first needed.
-   * It proposes every candidate (no limit) and each peer keeps only its own words: another
-   * peer's words can neither stand in for nor crowd out this peer's.
-   */
-  #spelling: SpellingIndex | undefined;
-  readonly #sharedSpelling = (): SpellingIndex =>
-    (this.#spelling ??= editDistanceIndex([...this.#peers.values()].flatMap((p) => (p.copy === undefined ? [] : [...p.copy.matcher.vocabulary()]))));
 
   constructor(options: FederationOptions) {
     this.#options = { ...DEFAULTS, now: Date.now, ...options };
+    this.#verifierOptions = options.verifier ?? {};
+    this.#verifier = new PeerVerifier(this.#verifierOptions);
   }
 
   /**
@@ -157,8 +143,6 @@ export class Federation implements FederationView {
       }
     }
     this.#peers = next;
-    // A peer no longer endorsed takes its words out of the shared spelling index.
-    this.#spelling = undefined;
   }
 
   /** Reads the copies kept on disk, each verified again; for peers that have none yet. */
@@ -171,7 +155,6 @@ export class Federation implements FederationView {
         if (kept === undefined || peer.copy !== undefined) return;
         try {
           peer.copy = await this.#accept(peer, kept);
-          this.#spelling = undefined;
         } catch (err) {
           this.#options.onEvent?.({ kind: 'refused', peer: peer.endorsement, reason: `disk copy: ${(err as Error).message}` });
         }
@@ -192,6 +175,8 @@ export class Federation implements FederationView {
     clearInterval(this.#timer);
     this.#timer = undefined;
     this.#stopped.abort();
+    void this.#verifier.close();
+    this.#verifier = new PeerVerifier(this.#verifierOptions);
   }
 
   peers(): readonly PeerView[] {
@@ -248,7 +233,6 @@ export class Federation implements FederationView {
       const previous = peer.copy;
       const unchanged = previous !== undefined && previous.fingerprint === fingerprint(docs);
       const copy = unchanged ? { ...previous, fetchedAt } : await this.#accept(peer, docs, fetchedAt);
-      if (!unchanged && previous !== undefined) refuseRollback(previous, copy);
       // Dropped or re-pointed while the fetch ran: this answer is for a peer that is no more.
       if (this.#peers.get(endorsement.pubkey) !== peer || this.#stopped.signal.aborted) return;
       peer.copy = copy;
@@ -258,7 +242,6 @@ export class Federation implements FederationView {
         peer.nextAttempt = fetchedAt + jitter(this.#options.refreshMs);
         return;
       }
-      this.#spelling = undefined;
       peer.lastSuccess = fetchedAt;
       peer.failures = 0;
       peer.nextAttempt = fetchedAt + jitter(this.#options.refreshMs);
@@ -270,9 +253,11 @@ export class Federation implements FederationView {
         );
       }
     } catch (err) {
+      // Closing the server cancels what is in flight: that is no failure of the peer's.
+      if (this.#stopped.signal.aborted) return;
       // Nothing a peer sends may take the server down: an error we did not foresee is a failure too.
       const expected = err instanceof PeerFetchError || err instanceof PeerRefused;
-      const reason = expected ? (err as Error).message : `unexpected error: ${String((err as Error)?.message ?? err).slice(0, 200)}`;
+      const reason = expected ? (err as Error).message : `unexpected error: ${inLog(String((err as Error)?.message ?? err), 200)}`;
       const now = this.#options.now();
       peer.failures++;
       peer.lastError = { at: now, reason };
@@ -282,16 +267,19 @@ export class Federation implements FederationView {
   }
 
   /**
-   * Verifies documents for a peer and builds its matcher; throws PeerRefused. Peers answering
-   * together are taken one at a time, each after a turn of the event loop, so that requests are
-   * served between them instead of waiting for the whole batch.
+   * Verifies documents for a peer (in the worker, against the copy in use: a rollback is refused
+   * before the copy is even parsed) and builds its matcher in slices; throws PeerRefused. Copies
+   * are indexed one peer at a time.
    */
-  #accept(peer: Peer, docs: PeerDocuments & Partial<Pick<CachedCopy, 'fetchedAt'>>, fetchedAt = docs.fetchedAt ?? this.#options.now()): Promise<PeerCopy> {
+  async #accept(peer: Peer, docs: PeerDocuments & Partial<Pick<CachedCopy, 'fetchedAt'>>, fetchedAt = docs.fetchedAt ?? this.#options.now()): Promise<PeerCopy> {
+    const verified = await this.#verifier.verify(docs, peer.endorsement.pubkey, this.#options.allowLoopbackHttp, inUseOf(peer.copy));
     const turn = this.#accepting.then(async () => {
-      await nextTurn();
-      const verified = verifyPeer(docs, peer.endorsement.pubkey, this.#options.allowLoopbackHttp);
-      const matcher = buildMatcher(verified.registry, this.#options.matchThreshold, { spelling: this.#sharedSpelling });
-      return { ...verified, matcher, fetchedAt, fingerprint: fingerprint(docs) };
+      try {
+        const matcher = await buildMatcherInSlices(verified.registry, this.#options.matchThreshold, { limits: PEER_INDEX_LIMITS, pause: nextTurn });
+        return { ...verified, matcher, fetchedAt, fingerprint: fingerprint(docs) };
+      } catch (err) {
+        throw err instanceof IndexTooLarge ? new PeerRefused(err.message) : err;
+      }
     });
     this.#accepting = turn.catch(() => undefined);
     return turn;

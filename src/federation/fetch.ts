@@ -1,7 +1,19 @@
+import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { peerUrlAllowed } from '../registry/validate.js';
 
+/** What kind of failure: the verify CLI words each kind its own way. */
+export type FetchFailure = 'unreachable' | 'timeout' | 'cancelled' | 'status' | 'redirect' | 'type' | 'encoding' | 'too-big' | 'cut-off';
+
 /** Why a peer's document could not be had: unreachable, a bad reply, too big, too slow. */
-export class PeerFetchError extends Error {}
+export class PeerFetchError extends Error {
+  constructor(
+    readonly failure: FetchFailure,
+    message: string,
+  ) {
+    super(message);
+  }
+}
 
 export interface FetchLimits {
   readonly timeoutMs: number;
@@ -11,6 +23,13 @@ export interface FetchLimits {
   readonly allowLoopbackHttp: boolean;
   /** Ends the fetch early (another document of the peer failed, or the server is closing). */
   readonly signal?: AbortSignal;
+  /** Refuse a reply whose content type is not JSON (peers must say JSON; `verify` reads whatever comes). */
+  readonly requireJson?: boolean;
+}
+
+export interface FetchedDocument {
+  readonly body: Buffer;
+  readonly etag: string | undefined;
 }
 
 /** The JSON media types a peer may answer with. */
@@ -18,73 +37,116 @@ const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
 
 /**
  * GET one document from a peer: every redirect followed by hand (at most `maxRedirects`, each to
- * an address the peer rules allow), status 200, a JSON content type, at most `maxBytes` (the
- * declared length is checked first, then every chunk as it arrives), all within `timeoutMs`.
+ * an address the peer rules allow), status 200, a JSON content type, no content encoding, at
+ * most `maxBytes` (the declared length is checked first, then every chunk as it arrives), all
+ * within `timeoutMs`. Rejects only with PeerFetchError.
  */
 export async function fetchDocument(start: URL, limits: FetchLimits): Promise<Buffer> {
+  return (await getDocument(start, { requireJson: true, ...limits })).body;
+}
+
+/** fetchDocument, with the reply's ETag (for `verify`, which compares them across documents). */
+export async function getDocument(start: URL, limits: FetchLimits): Promise<FetchedDocument> {
   const timeout = AbortSignal.timeout(limits.timeoutMs);
   const signal = limits.signal === undefined ? timeout : AbortSignal.any([timeout, limits.signal]);
+  const stopped = (): PeerFetchError =>
+    timeout.aborted ? new PeerFetchError('timeout', `no answer within ${limits.timeoutMs} ms`) : new PeerFetchError('cancelled', 'cancelled');
   let url = start;
   for (let hops = 0; ; hops++) {
-    let res: Response;
+    if (signal.aborted) throw stopped();
+    const reply = await getOnce(url, limits, signal, stopped);
+    if (reply.kind === 'document') return reply.document;
+    if (hops + 1 > limits.maxRedirects) {
+      throw new PeerFetchError('redirect', limits.maxRedirects === 0 ? 'redirected: the documents must be served at that address' : `more than ${limits.maxRedirects} redirects`);
+    }
+    const next = URL.canParse(reply.location, url) ? new URL(reply.location, url) : undefined;
+    // Same origin only: a peer may move a path, but not send us to probe other hosts.
+    if (next === undefined || next.origin !== start.origin || !peerUrlAllowed(next.href, limits.allowLoopbackHttp)) {
+      throw new PeerFetchError('redirect', 'redirected to another origin');
+    }
+    url = next;
+  }
+}
+
+type Reply = { readonly kind: 'document'; readonly document: FetchedDocument } | { readonly kind: 'redirect'; readonly location: string };
+
+/**
+ * One request on its own socket (no pooled connection outlives it), with node:http rather than
+ * fetch: every failure of the connection, the TLS session, the headers or the body arrives here
+ * as an event we handle, and the socket is destroyed on every way out. fetch (undici) decodes
+ * content encodings itself and could leave a body stream alive after rejecting, whose later
+ * error reached the process as an uncaught exception. We ask for no encoding and refuse any:
+ * nothing a peer sends is ever decompressed, so no chain of encodings and no decompression bomb.
+ */
+function getOnce(url: URL, limits: FetchLimits, signal: AbortSignal, stopped: () => PeerFetchError): Promise<Reply> {
+  return new Promise<Reply>((resolve, reject) => {
+    let settled = false;
+    let req: ClientRequest | undefined;
+    let res: IncomingMessage | undefined;
+    const finish = (outcome: { ok: true; reply: Reply } | { ok: false; error: PeerFetchError }) => {
+      if (settled) return;
+      settled = true;
+      signal.removeEventListener('abort', onAbort);
+      res?.destroy();
+      req?.destroy();
+      if (outcome.ok) resolve(outcome.reply);
+      else reject(outcome.error);
+    };
+    const fail = (failure: FetchFailure, message: string) => finish({ ok: false, error: new PeerFetchError(failure, message) });
+    const onAbort = () => finish({ ok: false, error: stopped() });
+    signal.addEventListener('abort', onAbort, { once: true });
     try {
-      res = await fetch(url, { signal, redirect: 'manual', headers: { accept: 'application/json' } });
+      const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+      req = send(url, { method: 'GET', agent: false, headers: { accept: 'application/json', 'accept-encoding': 'identity' } });
     } catch (err) {
-      throw new PeerFetchError(timeout.aborted ? `no answer within ${limits.timeoutMs} ms` : signal.aborted ? 'cancelled' : `unreachable (${describeCause(err)})`);
+      fail('unreachable', `unreachable (${codeOf(err)})`);
+      return;
     }
-    const location = res.headers.get('location');
-    if (res.status >= 300 && res.status < 400 && location !== null) {
-      await res.body?.cancel();
-      const next = URL.canParse(location, url) ? new URL(location, url) : undefined;
-      if (hops + 1 > limits.maxRedirects) throw new PeerFetchError(`more than ${limits.maxRedirects} redirects`);
-      // Same origin only: a peer may move a path, but not send us to probe other hosts.
-      if (next === undefined || next.origin !== start.origin || !peerUrlAllowed(next.href, limits.allowLoopbackHttp)) {
-        throw new PeerFetchError('redirected to another origin');
+    // After the headers, a failed connection is a body cut short, whatever Node calls it.
+    req.on('error', (err) => (res === undefined ? fail('unreachable', `unreachable (${codeOf(err)})`) : fail('cut-off', 'the reply was cut off')));
+    req.on('response', (response) => {
+      res = response;
+      response.on('error', () => fail('cut-off', 'the reply was cut off'));
+      response.on('close', () => {
+        if (!response.complete) fail('cut-off', 'the reply was cut off');
+      });
+      const location = response.headers.location;
+      if (response.statusCode !== undefined && response.statusCode >= 300 && response.statusCode < 400 && location !== undefined) {
+        finish({ ok: true, reply: { kind: 'redirect', location } });
+        return;
       }
-      url = next;
-      continue;
-    }
-    if (res.status !== 200) {
-      await res.body?.cancel();
-      throw new PeerFetchError(`HTTP ${res.status}`);
-    }
-    if (!JSON_TYPE.test(res.headers.get('content-type') ?? '')) {
-      await res.body?.cancel();
-      throw new PeerFetchError(`content type ${JSON.stringify((res.headers.get('content-type') ?? 'none').slice(0, 60))}, not JSON`);
-    }
-    return readCapped(res, limits, signal, timeout);
-  }
+      if (response.statusCode !== 200) return fail('status', `HTTP ${response.statusCode}`);
+      const type = response.headers['content-type'];
+      if (limits.requireJson && !JSON_TYPE.test(type ?? '')) return fail('type', `content type ${JSON.stringify(printable(type ?? 'none', 60))}, not JSON`);
+      const encoding = response.headers['content-encoding'];
+      if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
+        return fail('encoding', `content encoding ${JSON.stringify(printable(encoding, 60))}: peers must serve their documents unencoded`);
+      }
+      const tooBig = () => fail('too-big', `larger than ${limits.maxBytes} bytes`);
+      if (Number(response.headers['content-length'] ?? Number.NaN) > limits.maxBytes) return tooBig();
+      const chunks: Buffer[] = [];
+      let size = 0;
+      response.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > limits.maxBytes) return tooBig();
+        chunks.push(chunk);
+      });
+      response.on('end', () => {
+        const etag = response.headers.etag;
+        finish({ ok: true, reply: { kind: 'document', document: { body: Buffer.concat(chunks), etag } } });
+      });
+    });
+    req.end();
+  });
 }
 
-async function readCapped(res: Response, limits: FetchLimits, signal: AbortSignal, timeout: AbortSignal): Promise<Buffer> {
-  const tooBig = () => new PeerFetchError(`larger than ${limits.maxBytes} bytes`);
-  const declared = Number(res.headers.get('content-length') ?? Number.NaN);
-  if (declared > limits.maxBytes) {
-    await res.body?.cancel();
-    throw tooBig();
-  }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = res.body?.getReader();
-  try {
-    for (;;) {
-      const { done, value } = (await reader?.read()) ?? { done: true, value: undefined };
-      if (done) break;
-      size += value.length;
-      if (size > limits.maxBytes) {
-        await reader?.cancel();
-        throw tooBig();
-      }
-      chunks.push(value);
-    }
-  } catch (err) {
-    if (err instanceof PeerFetchError) throw err;
-    throw new PeerFetchError(timeout.aborted ? `no answer within ${limits.timeoutMs} ms` : signal.aborted ? 'cancelled' : 'the reply was cut off');
-  }
-  return Buffer.concat(chunks);
+/** A system error's code (ECONNREFUSED, CERT_HAS_EXPIRED), else its name: never a peer's text. */
+function codeOf(err: unknown): string {
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'string' && /^[A-Z0-9_]{1,60}$/.test(code) ? code : ((err as Error).name ?? 'error');
 }
 
-function describeCause(err: unknown): string {
-  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? (err as Error).name;
+/** A header a peer chose, safe to put in a log line: printable ASCII only, at most `max` characters. */
+function printable(text: string, max: number): string {
+  return text.replace(/[^\x20-\x7e]/g, '?').slice(0, max);
 }

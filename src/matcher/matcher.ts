@@ -2,7 +2,7 @@ import { BoundedMemo } from '../util/bounded-memo.js';
 import type { Category, Registry } from '../registry/types.js';
 import { capitalizedEverydayWords, contentWords, contentWordsOf, foldUnfolded, stem, unfold } from './normalize.js';
 import { isEverydayWord } from './everyday-words.js';
-import { editDistanceIndex, type SpellingIndex } from './spelling.js';
+import { editDistanceIndexSteps, SpellingBucketFull } from './spelling.js';
 import { isStopWordSlip } from './stop-words.js';
 
 export const DEFAULT_THRESHOLD = 0.45;
@@ -187,23 +187,80 @@ interface Keywords {
 }
 
 /**
+ * What a registry may make the matcher hold, when given (for peers' copies): a copy beyond them is
+ * refused with IndexTooLarge rather than indexed. Far above a real registry: the shipped one has
+ * about 1,500 distinct words, at most 12 in one spelling bucket and 4 phrases sharing a first word.
+ */
+export interface IndexLimits {
+  /** Distinct words (stems and spellings) across the registry. */
+  readonly words: number;
+  /** Words of the same first letter and length (what one typo lookup reads). */
+  readonly wordsPerSpellingBucket: number;
+  /** Keyword phrases, or not-about entries, starting with the same word. */
+  readonly phrasesPerWord: number;
+}
+
+export const PEER_INDEX_LIMITS: IndexLimits = { words: 50_000, wordsPerSpellingBucket: 500, phrasesPerWord: 256 };
+
+export class IndexTooLarge extends Error {}
+
+/**
+ * Per query and registry, whatever the registry holds: keyword phrases compared and not-about
+ * entries tried. A real query meets a handful of each; past these, the rest are not looked at,
+ * so a registry crafted with thousands of phrases sharing a first word makes no query dearer.
+ */
+export const MAX_PHRASE_CHECKS = 1024;
+export const MAX_SCOPE_CHECKS = 256;
+
+/**
  * Builds the matcher for one registry, once. A category's score weighs the query words it
  * knows (rare words and curated keywords count more) against the query words that point
- * elsewhere or nowhere; fuse.js corrects misspelt words against the registry's vocabulary.
+ * elsewhere or nowhere; misspelt words are corrected against the registry's vocabulary.
  */
 export interface MatcherOptions {
-  /**
-   * Where spelling candidates come from, read at each correction: by default an index of this
-   * registry's own words; a federation shares one over all its peers' words.
-   */
-  readonly spelling?: () => SpellingIndex;
+  /** Refuse (IndexTooLarge) a registry beyond these; none by default (our own registry). */
+  readonly limits?: IndexLimits;
 }
 
 export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRESHOLD, options: MatcherOptions = {}): Matcher {
+  const steps = matcherSteps(registry, defaultThreshold, options);
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}
+
+/**
+ * buildMatcher in slices of at most about `sliceMs` of work, each followed by a turn of the event
+ * loop: a peer's registry near the limits takes a few hundred milliseconds to index, which must
+ * not be taken from requests in one piece.
+ */
+export async function buildMatcherInSlices(registry: Registry, defaultThreshold: number, options: MatcherOptions & { readonly sliceMs?: number; readonly pause: () => Promise<unknown> }): Promise<Matcher> {
+  const steps = matcherSteps(registry, defaultThreshold, options);
+  const sliceMs = options.sliceMs ?? 8;
+  let until = performance.now() + sliceMs;
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+    if (performance.now() >= until) {
+      await options.pause();
+      until = performance.now() + sliceMs;
+    }
+  }
+}
+
+function* matcherSteps(registry: Registry, defaultThreshold: number, options: MatcherOptions): Generator<void, Matcher> {
   const slugs = Object.keys(registry.categories).sort();
-  const { terms, spellings, keywords } = indexTerms(registry, slugs);
-  const keywordIndex = indexKeywords(keywords);
-  const exclusions = indexExclusions(registry, slugs);
+  const { limits } = options;
+  const { terms, spellings, keywords } = yield* indexTerms(registry, slugs);
+  if (limits !== undefined && Math.max(terms.size, spellings.size) > limits.words) throw new IndexTooLarge(`more than ${limits.words} distinct words`);
+  const keywordIndex = yield* indexKeywords(keywords);
+  const exclusions = yield* indexExclusions(registry, slugs);
+  if (limits !== undefined) {
+    for (const [what, index] of [['keyword phrases', keywordIndex.phraseStarts], ['not-about entries', exclusions]] as const) {
+      for (const list of index.values()) if (list.length > limits.phrasesPerWord) throw new IndexTooLarge(`more than ${limits.phrasesPerWord} ${what} starting with the same word`);
+    }
+  }
   const names = slugs.map((slug) => keywords.get(slug)!.name);
   const idOfSlug = new Map(slugs.map((slug, id) => [slug, id]));
   const phraseOnly = slugs.map((slug) => keywords.get(slug)!.phraseOnly);
@@ -223,8 +280,13 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
     round: 1,
   };
   const rarest = Math.log(1 + Math.max(slugs.length, 1));
-  const own = options.spelling === undefined ? editDistanceIndex(spellings.keys()) : undefined;
-  const spelling = options.spelling ?? (() => own!);
+  let own;
+  try {
+    own = yield* editDistanceIndexSteps(spellings.keys(), limits === undefined ? {} : { maxBucket: limits.wordsPerSpellingBucket });
+  } catch (err) {
+    throw err instanceof SpellingBucketFull ? new IndexTooLarge(err.message) : err;
+  }
+  const spelling = () => own;
 
   // Misspelt and unknown words recur across queries; remembering what each resolved to spares
   // fuse.js the same search. Bounded: emptied when full, so memory stays flat under any traffic.
@@ -260,7 +322,6 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
   /** The registry word `word` is a typo of, if any. */
   function correct(word: string): Hit | undefined {
     // "bread" is not a typo of "dread": only words with the same first letter are candidates.
-    // A shared index proposes words of other registries too: only this registry's count here.
     for (const { word: candidate, edits } of spelling().candidates(word)) {
       const corrected = spellings.get(candidate);
       if (corrected === undefined) continue;
@@ -286,11 +347,13 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
       if (set === undefined) found.set(slug, new Set(stems));
       else stems.forEach((s) => set.add(s));
     };
+    let checks = 0;
     sequence.forEach((s, i) => {
       if (s === '') return;
       for (const slug of keywordIndex.single.get(s) ?? []) add(slug, [s]);
       if (capitals.includes(s)) for (const slug of keywordIndex.acronyms.get(s) ?? []) add(slug, [s]);
       for (const { slug, phrase } of keywordIndex.phraseStarts.get(s) ?? []) {
+        if (++checks > MAX_PHRASE_CHECKS) return;
         if (i + phrase.length <= sequence.length && phrase.every((p, j) => sequence[i + j] === p)) add(slug, phrase);
       }
     });
@@ -307,10 +370,12 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
   function excluded(stems: readonly string[]): Map<string, string[]> {
     const found = new Map<string, string[]>();
     const seen = new Set<string>();
+    let checks = 0;
     stems.forEach((s) => {
       if (seen.has(s)) return;
       seen.add(s);
       for (const { slug, phrase, entry } of exclusions.get(s) ?? []) {
+        if (++checks > MAX_SCOPE_CHECKS) return;
         // Each entry is indexed by its first stem, and each stem is looked at once: no entry twice.
         if (holds(stems, phrase)) found.set(slug, [...(found.get(slug) ?? []), entry]);
       }
@@ -560,24 +625,31 @@ interface Ranking {
 }
 
 /** Every stem the registry uses with the categories that use it, each spelling's stem, and each category's keywords. */
-function indexTerms(registry: Registry, slugs: readonly string[]) {
+function* indexTerms(registry: Registry, slugs: readonly string[]) {
   const owners = new Map<string, string[]>();
   const spellings = new Map<string, string>();
   const keywords = new Map<string, Keywords>();
   for (const slug of slugs) {
     const c = registry.categories[slug] as Category;
     const described = [slug.replace(/-/g, ' '), c.name, c.description, ...c.tags].join(' ');
-    const text = [described, ...c.queryPatterns].join(' ');
     const stems = new Set<string>();
     // Typos are corrected into these plain words only, never into keywords: jargon is typed by
     // those who know it, and a near spelling of a keyword is more often another name ("postgres"
     // is no "postgrey", "substack" no "shostack").
-    for (const word of contentWords(text)) {
-      const s = stem(word);
-      spellings.set(word, s);
-      stems.add(s);
+    for (const text of [described, ...c.queryPatterns]) {
+      // One step per text: a category with hundreds of long example questions is indexed in pieces.
+      yield;
+      for (const word of contentWords(text)) {
+        const s = stem(word);
+        spellings.set(word, s);
+        stems.add(s);
+      }
     }
-    const keywordWords = c.keywords.map((keyword) => contentWords(keyword).map(stem));
+    const keywordWords: string[][] = [];
+    for (const keyword of c.keywords) {
+      yield;
+      keywordWords.push(contentWords(keyword).map(stem));
+    }
     for (const seq of keywordWords) if (seq.length === 1) stems.add(seq[0]!);
     // A word the category uses only inside a keyword of several words ("machine" of "state
     // machine") is no evidence alone: it counts when the whole keyword is in the query, in a row.
@@ -594,8 +666,7 @@ function indexTerms(registry: Registry, slugs: readonly string[]) {
     }
     const single = new Set<string>();
     const phrases: string[][] = [];
-    for (const keyword of c.keywords) {
-      const seq = contentWords(keyword).map(stem);
+    for (const seq of keywordWords) {
       if (seq.length === 1) single.add(seq[0]!);
       else if (seq.length > 1) phrases.push(seq);
     }
@@ -606,6 +677,7 @@ function indexTerms(registry: Registry, slugs: readonly string[]) {
   const terms = new Map<string, Term>();
   const idOf = new Map(slugs.map((slug, i) => [slug, i]));
   for (const [s, list] of owners) {
+    yield;
     terms.set(s, { weight: Math.log(1 + slugs.length / list.length), slugs: list, ids: list.map((slug) => idOf.get(slug)!) });
   }
   return { terms, spellings, keywords };
@@ -614,10 +686,11 @@ function indexTerms(registry: Registry, slugs: readonly string[]) {
 const NO_EXCLUSIONS: ReadonlyMap<string, readonly string[]> = new Map();
 
 /** Not-about entries as stem sequences, by their first stem. */
-function indexExclusions(registry: Registry, slugs: readonly string[]) {
+function* indexExclusions(registry: Registry, slugs: readonly string[]) {
   const index = new Map<string, { slug: string; phrase: readonly string[]; entry: string }[]>();
   for (const slug of slugs) {
     for (const entry of (registry.categories[slug] as Category).notAbout ?? []) {
+      yield;
       const phrase = contentWords(entry).map(stem);
       if (phrase.length === 0) continue;
       const list = index.get(phrase[0]!);
@@ -629,11 +702,12 @@ function indexExclusions(registry: Registry, slugs: readonly string[]) {
 }
 
 /** Keyword stems to the categories they belong to, and keyword phrases by their first stem. */
-function indexKeywords(keywords: ReadonlyMap<string, Keywords>) {
+function* indexKeywords(keywords: ReadonlyMap<string, Keywords>) {
   const single = new Map<string, string[]>();
   const acronyms = new Map<string, string[]>();
   const phraseStarts = new Map<string, { slug: string; phrase: readonly string[] }[]>();
   for (const [slug, k] of keywords) {
+    yield;
     for (const s of k.single) {
       const list = single.get(s);
       if (list === undefined) single.set(s, [slug]);

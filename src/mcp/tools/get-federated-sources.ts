@@ -1,4 +1,4 @@
-import type { PeerState } from '../../federation/federation.js';
+import type { PeerState, PeerView } from '../../federation/federation.js';
 import { prepareQuery, type MatchCandidate } from '../../matcher/matcher.js';
 import { SOURCE_TYPES, type Category, type Registry } from '../../registry/types.js';
 import { getSources } from './get-sources.js';
@@ -9,7 +9,11 @@ const CLOSEST_SHOWN = 3;
 
 interface Answer {
   readonly trust: 'curator' | 'endorsed';
-  readonly curator: { readonly name: string; readonly pubkey: string };
+  /**
+   * Who vouches for the answer, as this server knows them: for a peer, the name and key of this
+   * registry's endorsement (signed by our curator), never what the peer says of itself.
+   */
+  readonly curator: { readonly name: string; readonly pubkey: string; readonly declaredName?: string };
   readonly registryVersion: string;
   /** Null for this server's own registry. */
   readonly peer: { readonly url: string; readonly state: PeerState; readonly stale: boolean } | null;
@@ -18,33 +22,53 @@ interface Answer {
   readonly sources: readonly { rank: number; name: string; url: string; type: string; why: string }[];
 }
 
-function answerFrom(registry: Registry, slug: string, category: Category, score: number, peer: Answer['peer']): Answer {
+function answerFrom(registry: Registry, slug: string, category: Category, score: number): Answer {
   return {
-    trust: peer === null ? 'curator' : 'endorsed',
+    trust: 'curator',
     curator: { name: registry.curator.name, pubkey: registry.curator.pubkey },
     registryVersion: registry.version,
-    peer,
+    peer: null,
     category: { slug, name: category.name, description: category.description },
     score,
     sources: category.sources.map(({ rank, name, url, type, why }) => ({ rank, name, url, type, why })),
   };
 }
 
+/** A peer's answer: its texts were made one line, printable and short when its copy was accepted. */
+function peerAnswerFrom(view: PeerView, registry: Registry, slug: string, category: Category, score: number): Answer {
+  const { endorsement } = view;
+  return {
+    ...answerFrom(registry, slug, category, score),
+    trust: 'endorsed',
+    curator: { name: endorsement.name, pubkey: endorsement.pubkey, declaredName: registry.curator.name },
+    peer: { url: endorsement.url, state: view.state, stale: view.state !== 'fresh' },
+  };
+}
+
+/** A peer's text in our text: quoted (JSON's quoting, so a quote inside cannot end it), so it reads as data. */
+const quoted = (text: string) => JSON.stringify(text);
+
 function describe(a: Answer, i: number): string[] {
-  const who =
-    a.peer === null
-      ? `from this server's curator ${a.curator.name} (trust: curator)`
-      : `from ${a.curator.name}, a curator this registry endorses (trust: endorsed; peer ${a.peer.state}${a.peer.stale ? ': its copy is old, the peer has not answered lately' : ''})`;
+  if (a.peer === null) {
+    return [
+      `${i + 1}. ${a.category.name} (${a.category.slug}), score ${a.score.toFixed(3)}, from this server's curator ${a.curator.name} (trust: curator)`,
+      `   Curator public key: ${a.curator.pubkey}; registry version ${a.registryVersion}`,
+      ...a.sources.flatMap((s) => [`   ${s.rank}. ${s.name}`, `      URL: ${s.url}`, `      Type: ${s.type}`, `      Why: ${s.why}`]),
+    ];
+  }
+  // Our words first (who, the trust, the key, all from our own endorsement); every text the peer
+  // chose follows, quoted, on lines of its own.
   return [
-    `${i + 1}. ${a.category.name} (${a.category.slug}), score ${a.score.toFixed(3)}, ${who}`,
-    `   Curator public key: ${a.curator.pubkey}; registry version ${a.registryVersion}`,
-    ...a.sources.flatMap((s) => [`   ${s.rank}. ${s.name}`, `      URL: ${s.url}`, `      Type: ${s.type}`, `      Why: ${s.why}`]),
+    `${i + 1}. From ${a.curator.name}, a curator this registry endorses (trust: endorsed; peer ${a.peer.state}${a.peer.stale ? ': its copy is old, the peer has not answered lately' : ''})`,
+    `   Endorsed key: ${a.curator.pubkey}; peer registry version ${a.registryVersion}; the peer names its curator ${quoted(a.curator.declaredName ?? '')}`,
+    `   Category (as the peer words it): ${quoted(a.category.name)} (${a.category.slug}), score ${a.score.toFixed(3)}`,
+    ...a.sources.flatMap((s) => [`   ${s.rank}. ${quoted(s.name)}`, `      URL: ${s.url}`, `      Type: ${s.type}`, `      Why: ${quoted(s.why)}`]),
   ];
 }
 
 const answerSchema = schema.object({
   trust: { enum: ['curator', 'endorsed'] },
-  curator: schema.object({ name: schema.string, pubkey: schema.string }),
+  curator: schema.object({ name: schema.string, pubkey: schema.string, declaredName: schema.string }, ['name', 'pubkey']),
   registryVersion: schema.string,
   peer: { anyOf: [schema.object({ url: schema.string, state: { enum: ['fresh', 'stale', 'unavailable'] }, stale: { type: 'boolean' } }), { type: 'null' }] },
   category: schema.object({ slug: schema.string, name: schema.string, description: schema.string }),
@@ -61,7 +85,7 @@ export const getFederatedSources: Tool = {
     title: 'Get sources from this curator and the curators it endorses',
     description:
       'Like get_sources, but also asks the registries of the curators this registry endorses (each verified against the endorsed key). ' +
-      "Returns this server's own best match (trust \"curator\") and each endorsed curator's best match (trust \"endorsed\", with the peer's name, key, " +
+      "Returns this server's own best match (trust \"curator\") and each endorsed curator's best match (trust \"endorsed\", with the name and key this registry endorses it under, the name the peer gives itself, " +
       'registry version and state: fresh, or stale when its copy is old), best score first, each with its three ranked sources. ' +
       'If nothing matches anywhere it returns an error result naming the closest candidates.',
     inputSchema: getSources.definition.inputSchema,
@@ -77,7 +101,7 @@ export const getFederatedSources: Tool = {
     // Normalised once, then asked of every registry.
     const prepared = prepareQuery(query);
     const local = catalog.matcher.match(query, threshold, prepared);
-    if (local.kind === 'match') answers.push(answerFrom(catalog.registry, local.slug, local.category, local.score, null));
+    if (local.kind === 'match') answers.push(answerFrom(catalog.registry, local.slug, local.category, local.score));
     // A query with no words, too long or one everyday word is refused as get_sources refuses it; a weak or
     // too-close local answer leaves the question to the peers.
     else if (local.reason === 'empty-query' || local.reason === 'too-long' || local.reason === 'too-vague') return getSources.run(args, catalog);
@@ -93,8 +117,7 @@ export const getFederatedSources: Tool = {
       if (copy === undefined) continue;
       const outcome = copy.matcher.match(query, threshold, prepared);
       if (outcome.kind === 'match') {
-        const state = { url: peer.endorsement.url, state: peer.state, stale: peer.state !== 'fresh' };
-        answers.push(answerFrom(copy.registry, outcome.slug, outcome.category, outcome.score, state));
+        answers.push(peerAnswerFrom(peer, copy.registry, outcome.slug, outcome.category, outcome.score));
       } else if (outcome.closest !== null) {
         closest.push({ ...outcome.closest, where: `${peer.endorsement.name}'s registry` });
         if (outcome.reason === 'too-close') closest.push({ ...outcome.contender, where: `${peer.endorsement.name}'s registry` });

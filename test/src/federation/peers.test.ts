@@ -117,7 +117,10 @@ t.test('disk copies are verified again when read; a tampered one is refused', as
   t.equal(moved.f.peers()[0]!.state, 'unavailable', 'a copy kept for another URL is not used');
 
   const file = join(cacheDir, `${key.publicKey}.json`);
-  await writeFile(file, (await readFile(file, 'utf8')).replace('Amateur Radio', 'Amateur Rodeo'));
+  const kept = JSON.parse(await readFile(file, 'utf8')) as { registry: string };
+  t.same(Buffer.from(kept.registry, 'base64'), docs.registry, 'the bytes fetched are kept, not a decoding of them');
+  kept.registry = Buffer.from(Buffer.from(kept.registry, 'base64').toString('utf8').replace('Amateur Radio', 'Amateur Rodeo')).toString('base64');
+  await writeFile(file, JSON.stringify(kept));
   const tampered = federation(t, [endorse(key.publicKey, url)], { cacheDir });
   await tampered.f.loadCache();
   t.equal(tampered.f.peers()[0]!.state, 'unavailable');

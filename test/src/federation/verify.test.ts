@@ -82,3 +82,88 @@ t.test('a curator-signed peer: its history must verify and end at the registry s
   const longer = await readFile(folder.files.history);
   t.throws(() => verifyPeer({ registry, signature, history: longer }, pub, false), { message: 'its history does not end at the registry it serves' });
 });
+
+/** Signs `registry` bytes with `signer`, naming `named` as the key (the endorsed one, to forge). */
+function documentsSignedBy(registry: Buffer, signer = key, named = signer.publicKey, version = '1.0.0') {
+  const signature = sign(null, registry, signer.privateKey).toString('base64');
+  const sha256 = createHash('sha256').update(registry).digest('hex');
+  const doc = { algorithm: 'ed25519', canonicalization: 'RFC8785', publicKey: named, signature, sha256, version, signedBy: 'server' } as const;
+  return { registry, signature: signatureDocumentBytes(doc), history: Buffer.from('[]\n') };
+}
+
+const refusal = (docs: Parameters<typeof verifyPeer>[0], inUse?: Parameters<typeof verifyPeer>[3]): string => {
+  try {
+    verifyPeer(docs, key.publicKey, false, inUse);
+  } catch (err) {
+    if (err instanceof PeerRefused) return err.message;
+    return `escaped: ${String(err)}`;
+  }
+  return 'accepted';
+};
+
+t.test('forged, misattributed and swapped documents are each refused: the signature is checked over the exact bytes, by the endorsed key', async (t) => {
+  const bytes = canonicalBytes(peerRegistry(key));
+  const other = newKey();
+  const good = documentsSignedBy(bytes);
+  t.equal(refusal(good), 'accepted');
+  // A junk signature of the right shape under the endorsed key's name.
+  const junk = JSON.parse(good.signature.toString()) as Record<string, string>;
+  junk.signature = Buffer.alloc(64, 7).toString('base64');
+  t.equal(refusal({ ...good, signature: signatureDocumentBytes(junk as never) }), 'bad signature: the registry is not signed by the endorsed key', 'a forged signature');
+  t.equal(refusal(documentsSignedBy(bytes, other, key.publicKey)), 'bad signature: the registry is not signed by the endorsed key', "another key's signature under the endorsed key's name");
+  t.match(refusal(documentsSignedBy(bytes, other)), /^signed by another key than the endorsed one/, 'signed by another key, saying so');
+  // Swapped: another registry of the same curator served with this one's signature document.
+  const another = canonicalBytes({ ...peerRegistry(key), version: '1.0.1' });
+  t.equal(refusal({ ...good, registry: another }), 'its registry does not match its signature document (digest mismatch)', 'a registry swapped under a signature');
+  t.match(refusal({ registry: good.history, signature: good.signature, history: good.registry }), /digest mismatch/, 'registry and history swapped');
+  t.match(refusal({ registry: good.registry, signature: good.registry, history: good.history }), /^signature document: /, 'the registry served as its own signature');
+});
+
+t.test('bytes that are not UTF-8 are refused before anything reads them, in any of the three documents', async (t) => {
+  const text = canonicalBytes(peerRegistry(key)).toString('latin1');
+  // A lone continuation byte inside a description: a lossy decode would read it as U+FFFD.
+  const broken = Buffer.from(text.replace('Amateur Radio', 'Amateur \u00ffRadio'), 'latin1');
+  t.equal(refusal(documentsSignedBy(broken)), 'its registry document is not valid UTF-8');
+  const good = documentsSignedBy(canonicalBytes(peerRegistry(key)));
+  t.equal(refusal({ ...good, history: Buffer.from([0x5b, 0xc3, 0x28, 0x5d]) }), 'its history document is not valid UTF-8');
+  t.equal(refusal({ ...good, signature: Buffer.concat([good.signature, Buffer.from([0xf0, 0x9f])]) }), 'its signature document is not valid UTF-8');
+});
+
+t.test('nesting deeper than a registry needs is refused while still bytes, with a reason and no crash', async (t) => {
+  const deep = (n: number) => Buffer.from(`{"version":"1.0.0","x":${'['.repeat(n)}${']'.repeat(n)}}`);
+  t.equal(refusal(documentsSignedBy(deep(1_000_000))), 'its registry nests deeper than 16 levels');
+  t.equal(refusal(documentsSignedBy(deep(17))), 'its registry nests deeper than 16 levels');
+  t.match(refusal(documentsSignedBy(deep(3))), /^its registry breaks our rules: /, 'shallow nesting goes on to the next check');
+  // Brackets inside strings are text, not nesting.
+  const registry = peerRegistry(key);
+  const slug = Object.keys(registry.categories)[0]!;
+  const bracketed = { ...registry, categories: { ...registry.categories, [slug]: { ...registry.categories[slug]!, description: '[[[[[[[[[[[[[[[[[[[[ {{{{{{{{{{{{{{{{{{{{ \\" [[[' } } };
+  t.equal(refusal(documentsSignedBy(canonicalBytes(bracketed))), 'accepted');
+  const good = documentsSignedBy(canonicalBytes(registry));
+  const deepHistory = Buffer.from(`[\n${'['.repeat(100_000)}${']'.repeat(100_000)}\n]\n`);
+  t.equal(refusal({ ...good, signature: documentsSignedBy(good.registry).signature, history: deepHistory }), 'its history nests deeper than 16 levels');
+});
+
+t.test('lists longer than any registry needs are refused, naming the field and the category', async (t) => {
+  const registry = peerRegistry(key);
+  const slug = Object.keys(registry.categories)[0]!;
+  const keywords = Array.from({ length: 501 }, (_, i) => `term${i}`);
+  const big = { ...registry, categories: { ...registry.categories, [slug]: { ...registry.categories[slug]!, keywords } } };
+  t.equal(refusal(documentsSignedBy(canonicalBytes(big))), `more than 500 keywords in category ${slug}`);
+});
+
+t.test('a copy that does not move forward is refused before it is parsed: version first, then the history', async (t) => {
+  // Not JSON at all, and nested a million deep: a rollback is still refused as a rollback,
+  // so nothing parse-heavy ran for it.
+  const junk = Buffer.from(`{"x":${'['.repeat(1_000_000)}`);
+  t.equal(refusal(documentsSignedBy(junk, key, key.publicKey, '1.0.0'), { version: '1.2.0', historyLength: 0, head: undefined }), 'an older version (1.0.0) than the one in use (1.2.0)');
+  t.equal(refusal(documentsSignedBy(junk, key, key.publicKey, '1.2.0'), { version: '1.2.0', historyLength: 0, head: undefined }), 'another registry under the version in use (1.2.0)');
+  t.equal(refusal(documentsSignedBy(junk, key, key.publicKey, 'v2')), 'its signature document names no semantic version');
+  // A newer version whose history does not hold the entry in use where it was.
+  const newer = documentsSignedBy(junk, key, key.publicKey, '1.3.0');
+  const history = Buffer.from(`[\n${JSON.stringify({ version: '1.3.0' })}\n]\n`);
+  t.equal(refusal({ ...newer, history }, { version: '1.2.0', historyLength: 1, head: 'a'.repeat(64) }), 'a history that does not extend the one in use (version 1.2.0)');
+  t.equal(refusal(newer, { version: '1.2.0', historyLength: 1, head: 'a'.repeat(64) }), 'a history that does not extend the one in use (version 1.2.0)', 'no history at all');
+  // Moving forward, it goes on to the parse and is refused there.
+  t.equal(refusal(newer, { version: '1.2.0', historyLength: 0, head: undefined }), 'its registry nests deeper than 16 levels');
+});
