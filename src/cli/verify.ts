@@ -5,6 +5,8 @@ import { checkCuratorSigned } from '../provenance/curator-signed.js';
 import { checkHistory, type HistoryEntry } from '../provenance/history.js';
 import { decodePublicKey } from '../provenance/keys.js';
 import { getDocument, PeerFetchError } from '../federation/fetch.js';
+import { DOCUMENT_LIMITS } from '../federation/verifier.js';
+import { decodeUtf8, jsonDepthWithin } from '../util/json-depth.js';
 import { FileUnreadable, readIfPresent, signedFiles } from '../provenance/signed-files.js';
 import { parseSignatureDocument, verifySignature, type SigningMode } from '../provenance/signature.js';
 import { readRegistry } from '../registry/load.js';
@@ -16,8 +18,8 @@ export const VERIFY_USAGE =
   'verify <url-or-base-url | registry.json> --pubkey <z-base-32 key> [--known FILE]   check a served (or local) registry, its signature and its whole history against that key; --known FILE also fails on a rewritten history or a replayed older version';
 
 const TIMEOUT_MS = 10_000;
-/** Far above any real registry; a server that sends more is not answering honestly. */
-const MAX_REPLY_BYTES = 32 * 1024 * 1024;
+/** Nesting far beyond a registry's (5 levels) or a history's (6): refused before anything parses it. */
+const MAX_DEPTH = 16;
 
 class VerifyFailure extends Error {}
 
@@ -49,9 +51,14 @@ function baseOf(text: string): URL {
   return url;
 }
 
-async function get(url: URL): Promise<{ body: Buffer; etag: string | null }> {
+/**
+ * One document, at most as large as a peer may send it (what a federation would accept), read
+ * with the same contained HTTP client: a hostile server can make verify wait 10 s, never hold
+ * more than these few megabytes.
+ */
+async function get(url: URL, maxBytes: number): Promise<{ body: Buffer; etag: string | null }> {
   try {
-    const { body, etag } = await getDocument(url, { timeoutMs: TIMEOUT_MS, maxBytes: MAX_REPLY_BYTES, maxRedirects: 0, allowLoopbackHttp: true });
+    const { body, etag } = await getDocument(url, { timeoutMs: TIMEOUT_MS, maxBytes, maxRedirects: 0, allowLoopbackHttp: true });
     return { body, etag: etag ?? null };
   } catch (err) {
     if (!(err instanceof PeerFetchError)) throw err;
@@ -75,8 +82,14 @@ async function verifyServer(target: string, pubkey: string): Promise<Verified> {
 
 async function verifyServerOnce(base: URL, pubkey: string): Promise<Verified> {
   const [registryUrl, signatureUrl, historyUrl] = ['registry', 'registry/signature', 'registry/history'].map((p) => new URL(p, base)) as [URL, URL, URL];
-  const [{ body, etag }, { body: sigBytes, etag: sigEtag }, { body: historyBytes }] = await Promise.all([get(registryUrl), get(signatureUrl), get(historyUrl)]);
+  const [{ body, etag }, { body: sigBytes, etag: sigEtag }, { body: historyBytes }] = await Promise.all([
+    get(registryUrl, DOCUMENT_LIMITS.registry),
+    get(signatureUrl, DOCUMENT_LIMITS.signature),
+    get(historyUrl, DOCUMENT_LIMITS.history),
+  ]);
   if (etag !== sigEtag) throw new Straddle('the server changed its registry while we fetched it (the ETags of /registry and /registry/signature differ); try again');
+  // Cheapest first, as the federation does: nothing is parsed before the signature over the
+  // exact bytes holds, so a hostile reply costs a hash, not a parse.
   const parsed = parseSignatureDocument(sigBytes);
   if (!parsed.ok) throw new VerifyFailure(`malformed reply: ${signatureUrl.href}: ${parsed.problem}`);
   const doc = parsed.doc;
@@ -86,21 +99,26 @@ async function verifyServerOnce(base: URL, pubkey: string): Promise<Verified> {
   }
   const digest = sha256Hex(body);
   if (digest !== doc.sha256) throw new VerifyFailure(`digest mismatch: /registry hashes to ${digest}, the signature document says ${shown(doc.sha256)}`);
+  if (!verifySignature(body, doc.signature, pubkey)) throw new VerifyFailure(`bad signature: the registry is not signed by ${pubkey}`);
+  const registryText = decodeUtf8(body);
+  if (registryText === undefined) throw new VerifyFailure(`malformed reply: ${registryUrl.href} is not valid UTF-8`);
+  if (!jsonDepthWithin(body, MAX_DEPTH)) throw new VerifyFailure(`malformed reply: ${registryUrl.href} nests deeper than ${MAX_DEPTH} levels`);
   let registry: unknown;
   try {
-    registry = JSON.parse(body.toString('utf8'));
+    registry = JSON.parse(registryText);
   } catch {
     throw new VerifyFailure(`malformed reply: ${registryUrl.href} is not JSON`);
   }
-  if (canonicalize(registry) !== body.toString('utf8')) throw new VerifyFailure('malformed reply: /registry is not in RFC 8785 canonical form');
-  if (!verifySignature(body, doc.signature, pubkey)) throw new VerifyFailure(`bad signature: the registry is not signed by ${pubkey}`);
+  if (canonicalize(registry) !== registryText) throw new VerifyFailure('malformed reply: /registry is not in RFC 8785 canonical form');
   // The version comes from the signed bytes: the signature document's own fields are not signed.
   const version = String((registry as { version?: unknown } | null)?.version ?? '');
   if (version !== doc.version) throw new VerifyFailure(`malformed reply: the signature document names version ${shown(doc.version)}, the signed registry ${shown(version)}`);
 
-  const text = historyBytes.toString('utf8');
+  const text = decodeUtf8(historyBytes);
+  if (text === undefined) throw new VerifyFailure(`malformed reply: ${historyUrl.href} is not valid UTF-8`);
   // Only a curator-signed registry has a history; a server that signs itself serves [].
   if (doc.signedBy !== 'curator' && text.trim() === '[]') return { where: base.href, version, sha256: digest, signedBy: doc.signedBy, history: [] };
+  if (!jsonDepthWithin(historyBytes, MAX_DEPTH)) throw new VerifyFailure(`broken history: ${historyUrl.href} nests deeper than ${MAX_DEPTH} levels`);
   const history = checkHistory(text, pubkey);
   if (!history.ok) throw new VerifyFailure(`broken history: ${historyUrl.href}: ${history.problem}`);
   const head = history.entries[history.entries.length - 1]!;
@@ -171,8 +189,8 @@ export async function verify(args: readonly string[], io: CliIo): Promise<number
     io.out(`OK registry ${shown(verified.version)} from ${verified.where} is signed by ${pubkey}${detail} (sha256 ${verified.sha256})${pinned}`);
     return 0;
   } catch (err) {
-    if (!(err instanceof VerifyFailure) && !(err instanceof KnownFailure)) throw err;
-    io.err(`FAIL ${err.message}`);
+    // Whatever a server sends, the answer is one FAIL line and exit 1, never a stack trace.
+    io.err(err instanceof VerifyFailure || err instanceof KnownFailure ? `FAIL ${err.message}` : `FAIL could not verify ${shown(target)} (${err instanceof Error ? err.name : 'error'})`);
     return 1;
   }
 }

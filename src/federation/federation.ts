@@ -1,5 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { buildMatcherInSlices, IndexTooLarge, PEER_INDEX_LIMITS, type Matcher } from '../matcher/matcher.js';
+import { sharedSpellingSteps } from '../matcher/spelling.js';
+import { runInSlices } from '../util/slices.js';
 import type { SigningMode } from '../provenance/signature.js';
 import type { Endorsement, Registry } from '../registry/types.js';
 import { createHash } from 'node:crypto';
@@ -71,6 +73,8 @@ const SIGNATURE_MAX_BYTES = DOCUMENT_LIMITS.signature;
 const DEFAULTS = { timeoutMs: 5000, maxBytes: PEER_MAX_BYTES, maxRedirects: 3, concurrency: 4 };
 /** The first retry of a failing peer; each further failure doubles it, up to the refresh period. */
 const FIRST_BACKOFF_MS = 5000;
+/** How long the copies must stay unchanged before the shared spelling index is rebuilt. */
+const SPELLING_QUIET_MS = 200;
 /** How often the scheduler looks for peers that are due. */
 const TICK_MS = 250;
 /** A copy older than this many refresh periods is stale (two missed refreshes in a row). */
@@ -120,6 +124,8 @@ export class Federation implements FederationView {
   readonly #verifierOptions: VerifierOptions;
   /** Indexing a verified copy runs one peer at a time, in slices between which requests are served. */
   #accepting: Promise<unknown> = Promise.resolve();
+  /** Runs the next rebuild of the shared spelling index, once the copies have stopped changing. */
+  #spellingTimer: NodeJS.Timeout | undefined;
 
   constructor(options: FederationOptions) {
     this.#options = { ...DEFAULTS, now: Date.now, ...options };
@@ -143,6 +149,7 @@ export class Federation implements FederationView {
       }
     }
     this.#peers = next;
+    this.#queueSpelling();
   }
 
   /** Reads the copies kept on disk, each verified again; for peers that have none yet. */
@@ -155,6 +162,7 @@ export class Federation implements FederationView {
         if (kept === undefined || peer.copy !== undefined) return;
         try {
           peer.copy = await this.#accept(peer, kept);
+          this.#queueSpelling();
         } catch (err) {
           this.#options.onEvent?.({ kind: 'refused', peer: peer.endorsement, reason: `disk copy: ${(err as Error).message}` });
         }
@@ -175,6 +183,7 @@ export class Federation implements FederationView {
     clearInterval(this.#timer);
     this.#timer = undefined;
     this.#stopped.abort();
+    clearTimeout(this.#spellingTimer);
     void this.#verifier.close();
     this.#verifier = new PeerVerifier(this.#verifierOptions);
   }
@@ -242,6 +251,7 @@ export class Federation implements FederationView {
         peer.nextAttempt = fetchedAt + jitter(this.#options.refreshMs);
         return;
       }
+      this.#queueSpelling();
       peer.lastSuccess = fetchedAt;
       peer.failures = 0;
       peer.nextAttempt = fetchedAt + jitter(this.#options.refreshMs);
@@ -263,6 +273,39 @@ export class Federation implements FederationView {
       peer.lastError = { at: now, reason };
       peer.nextAttempt = now + jitter(Math.min(this.#options.refreshMs, FIRST_BACKOFF_MS * 2 ** (peer.failures - 1)));
       this.#options.onEvent?.({ kind: err instanceof PeerRefused ? 'refused' : 'failed', peer: endorsement, reason });
+    }
+  }
+
+  /**
+   * Rebuilds, after the copies changed, one spelling index over every copy's words, in slices, in
+   * the same queue as indexing; each copy's matcher then reads it as its own (until then, its own).
+   * A word that a hundred peers use is compared once per query instead of a hundred times.
+   */
+  #queueSpelling(): void {
+    // Copies arrive together (start-up, a refresh round): one rebuild after a quiet moment serves
+    // them all. The wait is outside the indexing queue, so that copies are never held up by it.
+    clearTimeout(this.#spellingTimer);
+    this.#spellingTimer = setTimeout(() => {
+      this.#spellingTimer = undefined;
+      this.#accepting = this.#accepting
+        .then(async () => {
+          const copies = [...this.#peers.values()].flatMap((p) => (p.copy === undefined ? [] : [p.copy]));
+          if (copies.length === 0) return;
+          const shared = await runInSlices(sharedSpellingSteps(copies.map((c) => c.matcher.vocabulary())), nextTurn);
+          copies.forEach((copy, id) => copy.matcher.useSpelling(shared.forVocabulary(id)));
+        })
+        .catch(() => undefined);
+    }, SPELLING_QUIET_MS);
+    this.#spellingTimer.unref();
+  }
+
+  /** Resolves once no copy is being indexed and the shared spelling index covers every copy (benchmarks, tests). */
+  async idle(): Promise<void> {
+    for (;;) {
+      const queue = this.#accepting;
+      await queue;
+      if (this.#spellingTimer === undefined && queue === this.#accepting) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
 

@@ -93,7 +93,10 @@ export class PeerVerifier {
       if (current === undefined || reply.id !== current.task.id) return;
       clearTimeout(current.timer);
       this.#current = undefined;
-      if (reply.ok) current.resolve(reply.value);
+      if (reply.ok) {
+        const { registryJson, ...rest } = reply.value;
+        current.resolve({ ...rest, registry: JSON.parse(registryJson) as VerifiedPeer['registry'] });
+      }
       else current.reject(new PeerRefused(reply.reason));
       if (this.#queue.length === 0) worker.unref();
       this.#next();

@@ -1,8 +1,9 @@
 import { BoundedMemo } from '../util/bounded-memo.js';
+import { runAtOnce, runInSlices } from '../util/slices.js';
 import type { Category, Registry } from '../registry/types.js';
 import { capitalizedEverydayWords, contentWords, contentWordsOf, foldUnfolded, stem, unfold } from './normalize.js';
 import { isEverydayWord } from './everyday-words.js';
-import { editDistanceIndexSteps, SpellingBucketFull } from './spelling.js';
+import { editDistanceIndexSteps, SpellingBucketFull, type SpellingIndex } from './spelling.js';
 import { isStopWordSlip } from './stop-words.js';
 
 export const DEFAULT_THRESHOLD = 0.45;
@@ -112,8 +113,10 @@ export interface Matcher {
   match(query: string, threshold?: number, prepared?: PreparedQuery): MatchOutcome;
   /** What decided a query, for curators (`check --query`): the outcome and how each word counted. */
   explain(query: string, threshold?: number): Explanation;
-  /** Every spelling this registry uses: what a shared spelling index is built from. */
+  /** Every spelling this registry uses, in its order: what a shared spelling index is built from. */
   vocabulary(): Iterable<string>;
+  /** Reads typo candidates from `index` (a shared one that answers as its own), or from its own again when undefined. */
+  useSpelling(index: SpellingIndex | undefined): void;
   /** How many rankings and word corrections are remembered now (each bounded). */
   remembered(): { readonly rankings: number; readonly corrections: number };
 }
@@ -223,30 +226,16 @@ export interface MatcherOptions {
 }
 
 export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRESHOLD, options: MatcherOptions = {}): Matcher {
-  const steps = matcherSteps(registry, defaultThreshold, options);
-  for (;;) {
-    const next = steps.next();
-    if (next.done) return next.value;
-  }
+  return runAtOnce(matcherSteps(registry, defaultThreshold, options));
 }
 
 /**
- * buildMatcher in slices of at most about `sliceMs` of work, each followed by a turn of the event
- * loop: a peer's registry near the limits takes a few hundred milliseconds to index, which must
+ * buildMatcher in slices of about 8 ms of work, each followed by `pause` (a turn of the event
+ * loop): a peer's registry near the limits takes a few hundred milliseconds to index, which must
  * not be taken from requests in one piece.
  */
-export async function buildMatcherInSlices(registry: Registry, defaultThreshold: number, options: MatcherOptions & { readonly sliceMs?: number; readonly pause: () => Promise<unknown> }): Promise<Matcher> {
-  const steps = matcherSteps(registry, defaultThreshold, options);
-  const sliceMs = options.sliceMs ?? 8;
-  let until = performance.now() + sliceMs;
-  for (;;) {
-    const next = steps.next();
-    if (next.done) return next.value;
-    if (performance.now() >= until) {
-      await options.pause();
-      until = performance.now() + sliceMs;
-    }
-  }
+export function buildMatcherInSlices(registry: Registry, defaultThreshold: number, options: MatcherOptions & { readonly pause: () => Promise<unknown> }): Promise<Matcher> {
+  return runInSlices(matcherSteps(registry, defaultThreshold, options), options.pause);
 }
 
 function* matcherSteps(registry: Registry, defaultThreshold: number, options: MatcherOptions): Generator<void, Matcher> {
@@ -286,7 +275,10 @@ function* matcherSteps(registry: Registry, defaultThreshold: number, options: Ma
   } catch (err) {
     throw err instanceof SpellingBucketFull ? new IndexTooLarge(err.message) : err;
   }
-  const spelling = () => own;
+  // A federation may hand this registry a shared index that answers as its own would (see
+  // sharedSpellingSteps); its own index serves until then, and whenever none is given.
+  let shared: SpellingIndex | undefined;
+  const spelling = () => shared ?? own;
 
   // Misspelt and unknown words recur across queries; remembering what each resolved to spares
   // fuse.js the same search. Bounded: emptied when full, so memory stays flat under any traffic.
@@ -369,6 +361,7 @@ function* matcherSteps(registry: Registry, defaultThreshold: number, options: Ma
    */
   function excluded(stems: readonly string[]): Map<string, string[]> {
     const found = new Map<string, string[]>();
+    const inQuery = new Set(stems);
     const seen = new Set<string>();
     let checks = 0;
     stems.forEach((s) => {
@@ -376,6 +369,8 @@ function* matcherSteps(registry: Registry, defaultThreshold: number, options: Ma
       seen.add(s);
       for (const { slug, phrase, entry } of exclusions.get(s) ?? []) {
         if (++checks > MAX_SCOPE_CHECKS) return;
+        // An entry with a word the query lacks cannot hold: a few set lookups spare the window scan.
+        if (!phrase.every((p) => inQuery.has(p))) continue;
         // Each entry is indexed by its first stem, and each stem is looked at once: no entry twice.
         if (holds(stems, phrase)) found.set(slug, [...(found.get(slug) ?? []), entry]);
       }
@@ -596,6 +591,9 @@ function* matcherSteps(registry: Registry, defaultThreshold: number, options: Ma
       return { outcome, forCategory, against, unknown, outOfScope: excluded(prepared.stems) };
     },
     vocabulary: () => spellings.keys(),
+    useSpelling(index) {
+      shared = index;
+    },
   };
 }
 

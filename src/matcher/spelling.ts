@@ -1,4 +1,5 @@
 import { BoundedMemo } from '../util/bounded-memo.js';
+import { runAtOnce } from '../util/slices.js';
 import { allowedEdits, editDistance, mayBeWithin } from './edit-distance.js';
 
 /** A word a misspelt word may have meant, and how many edits apart they are. */
@@ -27,7 +28,12 @@ export const MAX_CANDIDATES = 8;
  * Words compared per lookup, at most, whatever the registry holds: a real registry's largest
  * bucket (first letter and length) holds a few dozen words, and a lookup reads at most five.
  */
-export const MAX_COMPARISONS = 2048;
+export const MAX_COMPARISONS = 512;
+/**
+ * Full edit distances computed per lookup, at most: the cheap letter test (mayBeWithin) leaves a
+ * handful in a real registry, but every one of a bucket of near-identical crafted words passes it.
+ */
+export const MAX_DISTANCES = 48;
 /**
  * Words longer than this are neither corrected nor corrections: no real word that long is
  * misspelt into another ("internationalisation" has 20 letters), and the edit distance of two
@@ -52,11 +58,7 @@ export interface SpellingOptions {
  * word here, twenty times a whole ordinary query, and proposed words the edit distance then refused.
  */
 export function editDistanceIndex(words: Iterable<string>, options: SpellingOptions = {}): SpellingIndex {
-  const steps = editDistanceIndexSteps(words, options);
-  for (;;) {
-    const next = steps.next();
-    if (next.done) return next.value;
-  }
+  return runAtOnce(editDistanceIndexSteps(words, options));
 }
 
 /** editDistanceIndex as steps (a yield per word), for building within slices of time. */
@@ -83,10 +85,12 @@ export function* editDistanceIndexSteps(words: Iterable<string>, options: Spelli
     const max = allowedEdits(word.length);
     const found: Candidate[] = [];
     let compared = 0;
+    let measured = 0;
     for (let length = word.length - max; length <= word.length + max; length++) {
       for (const other of buckets.get(`${word[0]}${length}`) ?? []) {
         if (++compared > MAX_COMPARISONS) return closest(found);
         if (!mayBeWithin(word, other, max)) continue;
+        if (++measured > MAX_DISTANCES) return closest(found);
         const edits = editDistance(word, other, max);
         if (edits <= max) found.push({ word: other, edits });
       }
@@ -99,4 +103,85 @@ export function* editDistanceIndexSteps(words: Iterable<string>, options: Spelli
 function closest(found: Candidate[]): readonly Candidate[] {
   // Stable: among equals, the vocabulary's order, as before the cap.
   return found.sort((a, b) => a.edits - b.edits).slice(0, MAX_CANDIDATES);
+}
+
+/** One index over the vocabularies of many registries (a federation's peers), read by each as its own. */
+export interface SharedSpelling {
+  /** What registry `id` (its place in the list built from) would get from an index of its own words. */
+  forVocabulary(id: number): SpellingIndex;
+}
+
+interface SharedBucket {
+  readonly words: string[];
+  /** Per word, the vocabularies holding it and its place in each (the order its own index keeps). */
+  readonly owners: { readonly id: number; readonly pos: number }[][];
+}
+
+/**
+ * A spelling index shared by many registries, built in steps (a yield per word), off the request
+ * path: a word that many peers use is compared once per lookup, not once per peer. It answers each
+ * registry exactly as that registry's own index would (the same candidates, in the same order), and
+ * the costly edit distances are budgeted per registry (MAX_DISTANCES each), so that one registry's
+ * words, however crafted, never use up another's budget: it can neither stand in for nor crowd out
+ * another registry's words. What a lookup scans is bounded by the per-copy bucket limit times the
+ * number of registries.
+ */
+export function* sharedSpellingSteps(vocabularies: readonly Iterable<string>[]): Generator<void, SharedSpelling> {
+  const buckets = new Map<string, SharedBucket>();
+  const where = new Map<string, { bucket: SharedBucket; i: number }>();
+  for (const [id, vocabulary] of vocabularies.entries()) {
+    let pos = 0;
+    const seen = new Set<string>();
+    for (const word of vocabulary) {
+      yield;
+      if (word.length > MAX_SPELLING_LENGTH || seen.has(word)) continue;
+      seen.add(word);
+      const known = where.get(word);
+      if (known !== undefined) {
+        known.bucket.owners[known.i]!.push({ id, pos: pos++ });
+        continue;
+      }
+      const key = `${word[0]}${word.length}`;
+      let bucket = buckets.get(key);
+      if (bucket === undefined) buckets.set(key, (bucket = { words: [], owners: [] }));
+      where.set(word, { bucket, i: bucket.words.length });
+      bucket.words.push(word);
+      bucket.owners.push([{ id, pos: pos++ }]);
+    }
+  }
+  const memo = new BoundedMemo<string, ReadonlyMap<number, readonly Candidate[]>>(MAX_REMEMBERED);
+  const search = (word: string): ReadonlyMap<number, readonly Candidate[]> => {
+    const found = new Map<number, (Candidate & { pos: number })[]>();
+    if (word.length > MAX_SPELLING_LENGTH) return found;
+    const max = allowedEdits(word.length);
+    const measured = new Int32Array(vocabularies.length);
+    for (let length = word.length - max; length <= word.length + max; length++) {
+      const bucket = buckets.get(`${word[0]}${length}`);
+      if (bucket === undefined) continue;
+      for (let i = 0; i < bucket.words.length; i++) {
+        const other = bucket.words[i]!;
+        if (!mayBeWithin(word, other, max)) continue;
+        const owners = bucket.owners[i]!;
+        // Measured only for registries whose budget is not spent, and counted against each of them.
+        let active = 0;
+        for (const o of owners) if (measured[o.id]! < MAX_DISTANCES) active++;
+        if (active === 0) continue;
+        const edits = editDistance(word, other, max);
+        for (const o of owners) {
+          if (measured[o.id]! >= MAX_DISTANCES) continue;
+          measured[o.id]!++;
+          if (edits > max) continue;
+          const list = found.get(o.id);
+          if (list === undefined) found.set(o.id, [{ word: other, edits, pos: o.pos }]);
+          else list.push({ word: other, edits, pos: o.pos });
+        }
+      }
+    }
+    const result = new Map<number, readonly Candidate[]>();
+    // Per registry, ordered as its own index orders them: by edits, then length, then its own word order.
+    for (const [id, list] of found) result.set(id, list.sort((a, b) => a.edits - b.edits || a.word.length - b.word.length || a.pos - b.pos).slice(0, MAX_CANDIDATES).map(({ word, edits }) => ({ word, edits })));
+    return result;
+  };
+  const none: readonly Candidate[] = [];
+  return { forVocabulary: (id) => ({ candidates: (word) => memo.get(word, search).get(id) ?? none }) };
 }

@@ -1,3 +1,4 @@
+import { sign } from 'node:crypto';
 import { createServer, type RequestListener } from 'node:http';
 import { stat, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
@@ -7,7 +8,7 @@ import t from 'tap';
 import { keyFromSeed, parseSeed } from '../../../src/provenance/keys.js';
 import { fakeServer } from '../../helpers/fake-server.js';
 import { cli } from '../../helpers/signed.js';
-import { SHIPPED_REGISTRY, TEST_PUBLIC_KEY, build, fixture, otherPublicKey } from '../../helpers/build.js';
+import { SHIPPED_REGISTRY, TEST_PUBLIC_KEY, TEST_SEED, build, fixture, otherPublicKey } from '../../helpers/build.js';
 
 
 
@@ -188,11 +189,24 @@ t.test('verify: each failure exits 1 and names itself', async (t) => {
   };
   const { createHash } = await import('node:crypto');
   const digest = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+  // Bytes signed by the test key, as a server holding it would sign whatever it serves.
+  const signed = (b: Buffer): [Buffer, unknown] => [b, { ...doc, sha256: digest(b), signature: sign(null, b, keyFromSeed(TEST_SEED).privateKey).toString('base64') }];
 
   const cases: [string, RequestListener, RegExp][] = [
     ['digest mismatch', serve(changed, doc), /^FAIL digest mismatch: \/registry hashes to [0-9a-f]{64}, the signature document says [0-9a-f]{64}$/],
     ['bad signature', serve(changed, { ...doc, sha256: digest(changed) }), /^FAIL bad signature: the registry is not signed by /],
-    ['not canonical', serve(Buffer.from(JSON.stringify(JSON.parse(registry.toString()), null, 2)), { ...doc, sha256: digest(Buffer.from(JSON.stringify(JSON.parse(registry.toString()), null, 2))) }), /^FAIL malformed reply: \/registry is not in RFC 8785 canonical form$/],
+    ['not canonical', serve(...signed(Buffer.from(JSON.stringify(JSON.parse(registry.toString()), null, 2)))), /^FAIL malformed reply: \/registry is not in RFC 8785 canonical form$/],
+    ['not UTF-8 (a lossy decode would hide the byte)', serve(...signed(Buffer.from(registry.toString('latin1').replace('Rust Learning', 'Rust \u00ffLearning'), 'latin1'))), /^FAIL malformed reply: .*\/registry is not valid UTF-8$/],
+    ['nested a million deep', serve(...signed(Buffer.from(`{"x":${'['.repeat(1_000_000)}${']'.repeat(1_000_000)}}`))), /^FAIL malformed reply: .*\/registry nests deeper than 16 levels$/],
+    ['nested deep and not signed: refused on the signature, before any parse', serve(Buffer.from(`[${'['.repeat(1_000_000)}`), { ...doc, sha256: digest(Buffer.from(`[${'['.repeat(1_000_000)}`)) }), /^FAIL bad signature: /],
+    ['a registry over the 5 MiB a peer may send', serve(Buffer.alloc(32 * 1024 * 1024, 32), doc), /^FAIL malformed reply: .*\/registry: larger than 5242880 bytes$/],
+    ['a curator-signed registry whose history is nested a million deep (it used to crash with a stack trace)', (req, res) => {
+      res.setHeader('content-type', 'application/json');
+      const [body, sig] = signed(registry);
+      if (req.url === '/registry/signature') res.end(`${JSON.stringify({ ...(sig as object), signedBy: 'curator' })}\n`);
+      else res.end(req.url === '/registry/history' ? `[${'['.repeat(1_000_000)}${']'.repeat(1_000_000)}]` : body);
+    }, /^FAIL broken history: .*\/registry\/history nests deeper than 16 levels$/],
+    ['a compressed reply', (req, res) => { res.setHeader('content-type', 'application/json'); res.setHeader('content-encoding', 'gzip, gzip, gzip, gzip, gzip, gzip'); res.write('x'); void req; }, /^FAIL malformed reply: .*: content encoding "gzip, gzip, gzip, gzip, gzip, gzip": peers must serve their documents unencoded$/],
     ['an HTTP error', serve(registry, doc, 500), /^FAIL malformed reply: .* answered HTTP 500$/],
     ['a signature that is not JSON', serve(registry, '<html>'), /^FAIL malformed reply: .*\/registry\/signature: not JSON/],
     ['a signature without fields', serve(registry, { publicKey: TEST_PUBLIC_KEY }), /^FAIL malformed reply: .* lacks publicKey, signature, sha256 or version$/],
@@ -200,7 +214,7 @@ t.test('verify: each failure exits 1 and names itself', async (t) => {
     ['a signature document whose version is not the signed one', serve(registry, { ...doc, version: '9.9.9\u001b[31m' }), /^FAIL malformed reply: the signature document names version 9\.9\.9\?\[31m, the signed registry 1\.0\.0$/],
     ['a signature document with a field twice', serve(registry, JSON.stringify(doc).replace('{', `{"signature":"${'A'.repeat(86)}==",`) + '\n'), /^FAIL malformed reply: .*\/registry\/signature: not in the form sign writes/],
     ['another key, malformed', serve(registry, { ...doc, publicKey: 'x\u001b]0;owned\u0007' }), /^FAIL different key: the server signs with a malformed key, not /],
-    ['a registry that is not JSON', serve(Buffer.from('{oops'), { ...doc, sha256: digest(Buffer.from('{oops')) }), /^FAIL malformed reply: .*\/registry is not JSON$/],
+    ['a registry that is not JSON', serve(...signed(Buffer.from('{oops'))), /^FAIL malformed reply: .*\/registry is not JSON$/],
   ];
   for (const [what, handler, expected] of cases) {
     const url = await fakeServer(t, handler);

@@ -155,7 +155,7 @@ t.test("a peer's text is data, never layout: no line break, control or bidi char
   }
   const session = await openSession(app);
   const reply = await callTool(app, session, 'get_federated_sources', { query: 'how do I get a ham radio license' });
-  const result = reply.json.result! as { content: { text: string }[]; structuredContent: { answers: { trust: string; curator: Record<string, string>; category: { name: string }; sources: { name: string; why: string }[] }[] } };
+  const result = reply.json.result! as unknown as { content: { text: string }[]; structuredContent: { answers: { trust: string; curator: Record<string, string>; category: { name: string }; sources: { name: string; why: string }[] }[] } };
   const text = result.content[0]!.text;
   t.notMatch(text, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069]/u, 'no control, format, bidi or separator character in the text');
   t.equal(text.split('\n').filter((line) => line.includes('trust: curator')).length, 0, "no line reads as this server's own curator");

@@ -1,0 +1,241 @@
+/**
+ * npm run bench:hostile: what hostile peers cost a server. Peers' registries are crafted at the
+ * peer limits (scripts/lib/hostile-registries.ts: full spelling buckets, phrases and not-about
+ * entries flooding shared first words, 1,000 categories near 5 MiB) and signed with their keys.
+ *
+ * 1. In this process, a Federation fetches, verifies and indexes them, then sees a new version of
+ *    each, then an older one (a rollback), while the event loop's delay is sampled.
+ * 2. A real server process (the built dist/, as npm start runs it) endorses either the hostile
+ *    peers or one benign peer. Over HTTP: the median of ordinary get_federated_sources queries and
+ *    of each crafted query; RSS after 10,000 crafted queries, against the benign case; and, with
+ *    one client sending crafted queries at its rate limit, what a second client's get_sources gets.
+ *
+ * The peers are served by a child process, so that serving them does not count against the
+ * event loop measured here. BENCH_QUICK=1 runs a shorter version.
+ */
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Federation, type PeerEvent } from '../src/federation/federation.js';
+import { projectRoot } from '../src/project.js';
+import { canonicalBytes } from '../src/provenance/canonical.js';
+import { generateKey, type CuratorKey } from '../src/provenance/keys.js';
+import { signatureDocument, signatureDocumentBytes, signRegistry } from '../src/provenance/signature.js';
+import type { Endorsement, Registry } from '../src/registry/types.js';
+import { generateRegistry } from './lib/generated-registry.js';
+import { craftedQueries, phraseFlood, spellingFlood } from './lib/hostile-registries.js';
+
+const root = projectRoot();
+const quick = process.env.BENCH_QUICK === '1';
+const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+type Docs = { registry: Buffer; signature: Buffer; history: Buffer };
+const documentsOf = (registry: Registry, key: CuratorKey): Docs => ({
+  registry: canonicalBytes(registry),
+  signature: signatureDocumentBytes(signatureDocument(signRegistry(registry, key, 'server'))),
+  history: Buffer.from('[]\n'),
+});
+
+/** 1,000 categories, padded towards the 5 MiB a peer may send. */
+function bigRegistry(pubkey: string, version: string): Registry {
+  const { registry } = generateRegistry(1000, 7);
+  const categories = Object.fromEntries(Object.entries(registry.categories).map(([slug, c]) => [slug, { ...c, description: `${c.description} ${'lorem ipsum dolor '.repeat(150)}` }]));
+  return { ...registry, version, curator: { name: 'Big', pubkey }, categories };
+}
+
+const kinds = {
+  spelling: (pubkey: string, version: string) => spellingFlood(pubkey, undefined, version),
+  phrases: (pubkey: string, version: string) => phraseFlood(pubkey, undefined, 32, version),
+  big: (pubkey: string, version: string) => bigRegistry(pubkey, version),
+};
+const peers = Object.entries(kinds).map(([name, make]) => ({ name, key: generateKey().key, make }));
+
+/** Serves, per peer path, whatever documents are set for it now: in a child process (see above). */
+async function peerServer(): Promise<{ url: string; set: (path: string, docs: Docs) => Promise<void>; stop: () => void }> {
+  const child: ChildProcess = fork(join(root, 'scripts/bench/peer-server.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const port = await new Promise<number>((resolve) => child.once('message', (m) => resolve((m as { port: number }).port)));
+  return {
+    url: `http://127.0.0.1:${port}`,
+    set: (path, docs) =>
+      new Promise<void>((resolve) => {
+        child.once('message', () => resolve());
+        child.send({ path, registry: docs.registry.toString('base64'), signature: docs.signature.toString('base64'), history: docs.history.toString('base64') });
+      }),
+    stop: () => child.kill(),
+  };
+}
+
+console.log(`# npm run bench:hostile (${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${quick ? 'quick' : 'full'})`);
+const served = await peerServer();
+const sizes: string[] = [];
+// Every version is made and signed before anything is measured: making them is the bench's work.
+const versions = peers.map((p) => ({ first: documentsOf(p.make(p.key.publicKey, '1.0.0'), p.key), next: documentsOf(p.make(p.key.publicKey, '1.1.0'), p.key) }));
+for (const [i, p] of peers.entries()) {
+  sizes.push(`${p.name} ${(versions[i]!.first.registry.length / 1024 / 1024).toFixed(2)} MiB`);
+  await served.set(`/p/${i}`, versions[i]!.first);
+}
+console.log(`hostile peers at the limits: ${sizes.join(', ')}`);
+
+// 1. The event loop while hostile copies are fetched, verified, indexed, replaced and rolled back.
+{
+  const events: PeerEvent[] = [];
+  let now = Date.now();
+  const endorsements: Endorsement[] = peers.map((p, i) => ({ pubkey: p.key.publicKey, url: `${served.url}/p/${i}`, name: p.name, since: '2026-11-26' }));
+  const federation = new Federation({ refreshMs: 1000, cacheDir: undefined, allowLoopbackHttp: true, matchThreshold: 0.45, onEvent: (e) => events.push(e), now: () => now });
+  federation.setPeers(endorsements);
+  const waitFor = async (count: number) => {
+    for (let i = 0; i < 1200 && events.length < count; i++) await sleep(50);
+  };
+  const delay = monitorEventLoopDelay({ resolution: 5 });
+  delay.enable();
+  const started = performance.now();
+  federation.start();
+  await waitFor(peers.length);
+  const firstMs = performance.now() - started;
+  // A new version of each, then the first one again (a rollback): both are fetched in full.
+  for (const i of peers.keys()) await served.set(`/p/${i}`, versions[i]!.next);
+  now += 2000;
+  await waitFor(2 * peers.length);
+  for (const i of peers.keys()) await served.set(`/p/${i}`, versions[i]!.first);
+  now += 2000;
+  await waitFor(3 * peers.length);
+  delay.disable();
+  federation.stop();
+  const ms = (ns: number) => (ns / 1e6).toFixed(1);
+  console.log(`\n== 1. event loop while ${peers.length} hostile copies are fetched, verified and indexed, replaced by a new version, then rolled back`);
+  console.log(`outcomes: ${events.map((e) => `${e.peer.name} ${e.kind}${e.kind === 'updated' ? ` ${e.version}` : `: ${e.reason}`}`).join('; ')}`);
+  console.log(`first copies accepted in ${(firstMs / 1000).toFixed(2)} s; event-loop delay p50 ${ms(delay.percentile(50))} ms, p99 ${ms(delay.percentile(99))} ms, max ${ms(delay.max)} ms (target: p99 under 50 ms)`);
+}
+
+// 2. A real server, over HTTP.
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function startServer(endorsements: Endorsement[], env: Record<string, string> = {}) {
+  const registry = JSON.parse(await readFile(join(root, 'registry.json'), 'utf8')) as Registry;
+  const file = join(await mkdtemp(join(tmpdir(), '3gs-hostile-')), 'registry.json');
+  await writeFile(file, JSON.stringify({ ...registry, endorsements }));
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--max-semi-space-size=8', join(root, 'dist/src/server.js')], {
+    env: { PATH: process.env.PATH ?? '', PORT: String(port), REGISTRY_PATH: file, FEDERATION_ALLOW_LOOPBACK_HTTP: 'true', LOG_LEVEL: 'warn', TRUST_PROXY: '127.0.0.1', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const address = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null || i > 600) throw new Error('the server did not start');
+    if (await fetch(`${address}/health`).then((r) => r.ok, () => false)) break;
+    await sleep(100);
+  }
+  // Until every peer is fresh (or refused): the copies are in place before anything is timed.
+  for (let i = 0; i < 600; i++) {
+    const rows = (await (await fetch(`${address}/federation/peers`)).json()) as { peers: { state: string; lastError: unknown }[] };
+    if (rows.peers.every((r) => r.state === 'fresh' || r.lastError !== null)) break;
+    await sleep(100);
+  }
+  return { address, child, rss: async () => Number(/VmRSS:\s+(\d+)/.exec(await readFile(`/proc/${child.pid}/status`, 'utf8'))![1]) / 1024 };
+}
+
+const body = (name: string, query: string) =>
+  JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: { query }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } });
+async function call(address: string, name: string, query: string, client = '10.0.0.1'): Promise<number> {
+  const res = await fetch(`${address}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name, 'x-forwarded-for': client },
+    body: body(name, query),
+  });
+  await res.arrayBuffer();
+  return res.status;
+}
+async function timed(address: string, query: string, times: number): Promise<number> {
+  const samples: number[] = [];
+  for (let i = 0; i < times; i++) {
+    const start = performance.now();
+    await call(address, 'get_federated_sources', query);
+    samples.push(performance.now() - start);
+  }
+  return median(samples);
+}
+
+const ordinary = JSON.parse(await readFile(join(root, 'test/fixtures/queries.json'), 'utf8')).queries.map((q: { query: string }) => q.query).slice(0, quick ? 30 : 100) as string[];
+const crafted = craftedQueries(quick ? 1000 : 10_000);
+const hostileEndorsements = peers.map((p, i) => ({ pubkey: p.key.publicKey, url: `${served.url}/p/${i}`, name: p.name, since: '2026-11-26' }));
+// The benign case: as many peers, of about the same sizes, with ordinary registries (each word
+// an ordinary made-up word, as in npm run bench:federation), each signed by its own key.
+const benignSizes = [430, 290];
+const benignEndorsements: Endorsement[] = [];
+for (const [i, p] of peers.entries()) {
+  const key = generateKey().key;
+  const registry = i < benignSizes.length ? { ...generateRegistry(benignSizes[i]!, 100 + i).registry, curator: { name: `benign ${i}`, pubkey: key.publicKey } } : bigRegistry(key.publicKey, '1.0.0');
+  await served.set(`/benign/${i}`, documentsOf({ ...registry, curator: { name: `benign ${i}`, pubkey: key.publicKey } }, key));
+  benignEndorsements.push({ pubkey: key.publicKey, url: `${served.url}/benign/${i}`, name: `benign like ${p.name}`, since: '2026-11-26' });
+}
+
+console.log('\n== 2. over HTTP, a server endorsing the hostile peers');
+const hostile = await startServer(hostileEndorsements, { RATE_LIMIT_MAX: '0' });
+for (const q of ordinary.slice(0, 20)) await call(hostile.address, 'get_federated_sources', q);
+const ordinaryMs = ordinary.map(() => 0);
+for (const [i, q] of ordinary.entries()) ordinaryMs[i] = await timed(hostile.address, q, 3);
+const medianMs = median(ordinaryMs);
+const craftedMs: number[] = [];
+// The same warm-up as the ordinary queries had (other crafted queries), so that both are timed warm.
+for (const q of craftedQueries(20).map((q, i) => `${q} warm${i}`)) await call(hostile.address, 'get_federated_sources', q);
+// Each crafted query the first time it is seen (nothing remembered): a fresh query every time.
+for (const q of craftedQueries(quick ? 60 : 300).map((q, i) => `${q} zz${i}`)) {
+  const start = performance.now();
+  await call(hostile.address, 'get_federated_sources', q);
+  craftedMs.push(performance.now() - start);
+}
+const worst = Math.max(...craftedMs);
+console.log(`ordinary queries: median ${medianMs.toFixed(2)} ms; crafted queries, each seen once: median ${median(craftedMs).toFixed(2)} ms, worst ${worst.toFixed(2)} ms = ${(worst / medianMs).toFixed(2)} x the ordinary median (target at most 5 x)`);
+
+const rssOf = async (server: Awaited<ReturnType<typeof startServer>>) => {
+  const before = await server.rss();
+  for (let i = 0; i < crafted.length; i += 8) await Promise.all(crafted.slice(i, i + 8).map((q) => call(server.address, 'get_federated_sources', q)));
+  return { before, after: await server.rss() };
+};
+const hostileRss = await rssOf(hostile);
+hostile.child.kill();
+const benign = await startServer(benignEndorsements, { RATE_LIMIT_MAX: '0' });
+const benignRss = await rssOf(benign);
+benign.child.kill();
+console.log(
+  `RSS after ${crafted.length} crafted queries: hostile peers ${hostileRss.before.toFixed(0)} -> ${hostileRss.after.toFixed(0)} MB, benign peers of the same sizes ${benignRss.before.toFixed(0)} -> ${benignRss.after.toFixed(0)} MB: ` +
+    `${(hostileRss.after - benignRss.after).toFixed(0)} MB more than the benign case (target at most 50 MB more)`,
+);
+
+// 3. One client at the rate limit (600 a minute: 10 a second) sending crafted queries; another asking get_sources.
+const limited = await startServer(hostileEndorsements);
+const seconds = quick ? 5 : 15;
+const statuses = new Map<number, number>();
+const other = new Map<number, number>();
+const until = performance.now() + seconds * 1000;
+const flood = (async () => {
+  for (let i = 0; performance.now() < until; i++) {
+    const status = await call(limited.address, 'get_federated_sources', `${crafted[i % crafted.length]} r${i}`, '10.0.0.1');
+    statuses.set(status, (statuses.get(status) ?? 0) + 1);
+    await sleep(95);
+  }
+})();
+const asker = (async () => {
+  for (let i = 0; performance.now() < until; i++) {
+    const status = await call(limited.address, 'get_sources', ordinary[i % ordinary.length]!, '10.0.0.2');
+    other.set(status, (other.get(status) ?? 0) + 1);
+    await sleep(200);
+  }
+})();
+await Promise.all([flood, asker]);
+limited.child.kill();
+const show = (m: Map<number, number>) => [...m].sort().map(([s, n]) => `${n} x ${s}`).join(', ');
+console.log(`\n== 3. for ${seconds} s one client sends crafted queries at its rate limit, another asks get_sources`);
+console.log(`the flooding client got: ${show(statuses)}; the other client got: ${show(other)} (target: no 503 for the other client)`);
+served.stop();
+process.exit(0);
