@@ -1,5 +1,4 @@
 import { BoundedMemo } from '../util/bounded-memo.js';
-import { runAtOnce } from '../util/slices.js';
 import { allowedEdits, editDistance, mayBeWithin } from './edit-distance.js';
 
 /** A word a misspelt word may have meant, and how many edits apart they are. */
@@ -56,12 +55,8 @@ export interface SpellingOptions {
  * A lookup compares a few dozen words whatever the size of the vocabulary, and never more than
  * MAX_COMPARISONS. Written by hand over editDistance: fuse.js's fuzzy scores cost 0.1 to 0.4 ms a
  * word here, twenty times a whole ordinary query, and proposed words the edit distance then refused.
+ * Written as steps (a yield per word), so that a peer's index is built within slices of time.
  */
-export function editDistanceIndex(words: Iterable<string>, options: SpellingOptions = {}): SpellingIndex {
-  return runAtOnce(editDistanceIndexSteps(words, options));
-}
-
-/** editDistanceIndex as steps (a yield per word), for building within slices of time. */
 export function* editDistanceIndexSteps(words: Iterable<string>, options: SpellingOptions = {}): Generator<void, SpellingIndex> {
   const buckets = new Map<string, string[]>();
   const seen = new Set<string>();

@@ -114,7 +114,8 @@ t.test('README: two servers on one machine, one endorsing the other, answer get_
   const { stdout } = await shell(block('curl -s http://127.0.0.1:3000/federation/peers').replaceAll('http://127.0.0.1:3000', main.address));
   t.match(stdout, /"state":"fresh","registryVersion":"1\.0\.0"/);
   t.match(stdout, /"trust":"endorsed"/);
-  t.match(stdout, /Amateur Radio Licensing \(amateur-radio-licensing\)/);
+  // The peer's own words, quoted (JSON-escaped here, inside the reply).
+  t.match(stdout, /Category \(as the peer words it\): \\"Amateur Radio Licensing\\" \(amateur-radio-licensing\)/);
 });
 
 t.test('README: the curator commands to see what the matcher does work as written', async (t) => {

@@ -46,3 +46,50 @@ t.test('a copy at the limits is accepted, and every query crafted against it is 
     t.ok(rankings <= 20 && corrections <= 60, 'what is remembered grows with the queries, not with the registry');
   }
 });
+
+t.test("the shared spelling index answers each peer as its own index would, and one peer's flood of near words crowds out no other's", async (t) => {
+  const { buildMatcher } = await import('../../../src/matcher/matcher.js');
+  const { peerRegistry } = await import('../../helpers/peers.js');
+  const honest = newKey();
+  const flooding = newKey();
+  // The flooding peer fills the buckets the honest peer's words live in with anagrams of them:
+  // the same letters (so the cheap letter test passes them and each costs an edit distance), but
+  // two or more edits away (so none is a correction). Listed first, its words are read first.
+  const { editDistance } = await import('../../../src/matcher/edit-distance.js');
+  const honestRegistry = peerRegistry(honest);
+  const words = [...new Set(Object.values(honestRegistry.categories).flatMap((c) => `${c.name} ${c.description} ${c.queryPatterns.join(' ')}`.toLowerCase().split(/[^a-z]+/)))].filter((w) => w.length >= 6);
+  const shuffle = (w: string, seed: number) => {
+    const tail = [...w.slice(1)];
+    for (let i = tail.length - 1; i > 0; i--) {
+      seed = (seed * 1103515245 + 12345) >>> 0;
+      const j = seed % (i + 1);
+      [tail[i], tail[j]] = [tail[j]!, tail[i]!];
+    }
+    return w[0] + tail.join('');
+  };
+  const near = [...new Set(words.flatMap((w) => Array.from({ length: 120 }, (_, i) => shuffle(w, i + 1))))].filter((n) => words.every((w) => editDistance(n, w, 2) > 2));
+  const flood = spellingFlood(flooding.publicKey, 10);
+  const floodRegistry = { ...flood, categories: { ...flood.categories, near: { ...Object.values(flood.categories)[0]!, queryPatterns: Array.from({ length: Math.ceil(near.length / 40) }, (_, i) => near.slice(i * 40, i * 40 + 40).join(' ')) } } } as Registry;
+  const urls = [await servePeer(t, peerDocuments(honestRegistry, honest)), await servePeer(t, peerDocuments(floodRegistry, flooding))];
+  const f = new Federation({ refreshMs: 60_000, cacheDir: undefined, allowLoopbackHttp: true, matchThreshold: 0.45 });
+  f.setPeers([
+    { pubkey: flooding.publicKey, url: urls[1]!, name: 'Flooding', since: '2026-11-26' },
+    { pubkey: honest.publicKey, url: urls[0]!, name: 'Honest', since: '2026-11-26' },
+  ]);
+  t.teardown(() => f.stop());
+  f.start();
+  for (let i = 0; i < 400 && f.peers().some((p) => p.state !== 'fresh'); i++) await sleep(50);
+  await f.idle();
+  // Typos of the honest peer's words (a letter dropped, two swapped), asked of both peers.
+  const typos = words.slice(0, 30).flatMap((w) => [`${w.slice(0, 2)}${w.slice(3)} guide`, `how to ${w.slice(0, 3)}${w[4]}${w[3]}${w.slice(5)}`]);
+  const [own, flooded] = [buildMatcher(honestRegistry as Registry, 0.45), buildMatcher(floodRegistry, 0.45)];
+  const peersNow = f.peers();
+  // What an agent is told: the outcome, the category, the score and the runner-up.
+  const told = (o: ReturnType<typeof own.match>) => JSON.stringify([o.kind, o.kind === 'match' ? [o.slug, o.score, o.runnerUp] : [o.reason, o.closest]]);
+  for (const [view, alone] of [[peersNow[1]!, own], [peersNow[0]!, flooded]] as const) {
+    const shared = view.copy!.matcher;
+    const differ = typos.filter((q) => told(shared.match(q, undefined, prepareQuery(q))) !== told(alone.match(q, undefined, prepareQuery(q))));
+    t.same(differ, [], `${view.endorsement.name}: every typo query answered as its own index answers it`);
+  }
+  t.match(peersNow[1]!.copy!.matcher.match('amteur radio licnese'), { kind: 'match', slug: 'amateur-radio-licensing' }, 'the honest peer still corrects its own words, flood or not');
+});
