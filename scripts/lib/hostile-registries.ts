@@ -80,3 +80,39 @@ export function craftedQueries(count: number): string[] {
   }
   return queries;
 }
+
+/** A made-up word of `length` letters from a seeded generator: ordinary, not crafted to be near others. */
+function madeUp(next: () => number, length: number): string {
+  let word = '';
+  while (word.length < length) word += LETTERS[Math.floor(next() * 26)];
+  return word;
+}
+
+/**
+ * The benign control for the flooded registries: as many distinct words, keyword phrases and
+ * not-about entries, in registries of the same shape, but ordinary (words spread over every first
+ * letter and length, phrases with distinct first words). What a server holds for it differs from
+ * the flooded one only by the crafting.
+ */
+export function ordinaryOfSameSize(pubkey: string, like: 'spelling' | 'phrases', seed = 1): Registry {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state * 1664525 + 1013904223) >>> 0;
+    return state / 4294967296;
+  };
+  if (like === 'spelling') {
+    const words = new Set<string>();
+    while (words.size < PEER_INDEX_LIMITS.words - 200) words.add(madeUp(next, 6 + Math.floor(next() * 9)));
+    const list = [...words];
+    const categories: Record<string, unknown> = {};
+    const perCategory = 400 * 40;
+    for (let i = 0; i * perCategory < list.length; i++) categories[`ordinary-${i}`] = category(i, list.slice(i * perCategory, (i + 1) * perCategory));
+    return registry(pubkey, categories);
+  }
+  const flood = phraseFlood(pubkey);
+  const categories: Record<string, unknown> = {};
+  for (const [slug, c] of Object.entries(flood.categories)) {
+    categories[slug] = { ...c, keywords: c.keywords.map(() => `${madeUp(next, 7)} ${madeUp(next, 6)} ${madeUp(next, 5)}`), notAbout: (c.notAbout ?? []).map(() => `${madeUp(next, 7)} ${madeUp(next, 6)} ${madeUp(next, 5)}`) };
+  }
+  return registry(pubkey, categories);
+}

@@ -184,6 +184,7 @@ export class Federation implements FederationView {
     this.#timer = undefined;
     this.#stopped.abort();
     clearTimeout(this.#spellingTimer);
+    this.#spellingTimer = undefined;
     void this.#verifier.close();
     this.#verifier = new PeerVerifier(this.#verifierOptions);
   }
