@@ -9,7 +9,7 @@ import { buildMatcher, type Matcher } from '../src/matcher/matcher.js';
 import { projectRoot } from '../src/project.js';
 import { rulesFromEnv } from '../src/cli/io.js';
 import { loadRegistry } from '../src/registry/load.js';
-import { evaluate, type LabelledQuery, type Report } from './lib/evaluate.js';
+import { evaluate, evaluateRegistry, type LabelledQuery, type Report } from './lib/evaluate.js';
 import { generateRegistry } from './lib/generated-registry.js';
 
 const root = projectRoot();
@@ -43,6 +43,28 @@ function print(name: string, r: Report): void {
     const score = m.score === null ? '-' : m.score.toFixed(3);
     console.log(`  miss [${m.kind}] expected ${m.expected ?? 'no match'}, got ${m.got ?? 'no match'} (${score}): ${JSON.stringify(m.query.length > 100 ? `${m.query.slice(0, 97)}...` : m.query)}`);
   }
+}
+
+// `npm run eval -- --registries test/fixtures/registries --only tune`: issue 23's measures on each
+// registry written by a curator new to the tool, with its own labelled set. The blind-* folders
+// are measured only with --only blind, once, with the matcher as it then is (see their README).
+const registriesDir = option('registries');
+if (registriesDir !== undefined) {
+  const only = option('only') ?? 'tune';
+  const { readdirSync } = await import('node:fs');
+  const folders = readdirSync(registriesDir, { withFileTypes: true }).filter((d) => d.isDirectory() && d.name.startsWith(`${only}-`)).map((d) => d.name).sort();
+  const pct2 = (x: number) => x.toFixed(2);
+  console.log(`# ${only} registries in ${registriesDir} (${new Date().toISOString().slice(0, 10)}, Node ${process.version})`);
+  console.log('| registry | categories | queries | first answer on-topic | declined | confident wrong | right within two calls | by kind |');
+  console.log('|---|---|---|---|---|---|---|---|');
+  for (const name of folders) {
+    const reg = await loadRegistry(join(registriesDir, name, 'registry.json'), rulesFromEnv());
+    const set = (JSON.parse(readFileSync(join(registriesDir, name, 'queries.json'), 'utf8')) as { queries: LabelledQuery[] }).queries;
+    const r = evaluateRegistry(buildMatcher(reg), set);
+    const kinds = Object.entries(r.byKind).map(([k, v]) => `${k} ${pct2(v.correct / v.total)}`).join(', ');
+    console.log(`| ${name} | ${Object.keys(reg.categories).length} | ${r.queries} | ${pct2(r.firstAnswer)} | ${pct2(r.declined)} | ${(r.confidentWrong * 100).toFixed(1)}% | ${pct2(r.withinTwoCalls)} | ${kinds} |`);
+  }
+  process.exit(0);
 }
 
 if (queryFile !== undefined || option('registry') !== undefined) {

@@ -80,3 +80,56 @@ export function evaluate(matcher: Matcher, queries: readonly LabelledQuery[]): R
     margins,
   };
 }
+
+/** What issue 23 measures on a registry and its labelled set. */
+export interface RegistryReport {
+  readonly queries: number;
+  /** On-topic queries answered with the right category on the first call. */
+  readonly firstAnswer: number;
+  /** Queries labelled "none" that were declined. */
+  readonly declined: number;
+  /** Queries (of all) answered with a category where another or none was right. */
+  readonly confidentWrong: number;
+  /** On-topic queries answered right, or declined naming the right category among its candidates (at most three). */
+  readonly withinTwoCalls: number;
+  readonly byKind: Readonly<Record<string, { total: number; correct: number }>>;
+}
+
+/**
+ * The candidates a decline names today: the closest category, and the contender when too close
+ * to call (get_sources names both); issue 23 asks for up to three.
+ */
+function namedCandidates(outcome: ReturnType<Matcher['match']>): string[] {
+  if (outcome.kind === 'match') return [];
+  const named = outcome.closest === null ? [] : [outcome.closest.slug];
+  if (outcome.reason === 'too-close') named.push(outcome.contender.slug);
+  return named.slice(0, 3);
+}
+
+export function evaluateRegistry(matcher: Matcher, queries: readonly { query: string; expect: string | null; kind: string }[]): RegistryReport {
+  let onTopic = 0;
+  let first = 0;
+  let nulls = 0;
+  let declined = 0;
+  let wrong = 0;
+  let within = 0;
+  const byKind: Record<string, { total: number; correct: number }> = {};
+  for (const q of queries) {
+    const outcome = matcher.match(q.query);
+    const got = outcome.kind === 'match' ? outcome.slug : null;
+    const kind = (byKind[q.kind] ??= { total: 0, correct: 0 });
+    kind.total++;
+    if (got === q.expect) kind.correct++;
+    if (got !== null && got !== q.expect) wrong++;
+    if (q.expect === null) {
+      nulls++;
+      if (got === null) declined++;
+      continue;
+    }
+    onTopic++;
+    if (got === q.expect) first++;
+    if (got === q.expect || (got === null && namedCandidates(outcome).includes(q.expect))) within++;
+  }
+  const ratio = (a: number, b: number) => (b === 0 ? 1 : a / b);
+  return { queries: queries.length, firstAnswer: ratio(first, onTopic), declined: ratio(declined, nulls), confidentWrong: ratio(wrong, queries.length), withinTwoCalls: ratio(within, onTopic), byKind };
+}

@@ -94,7 +94,7 @@ function madeUp(next: () => number, length: number): string {
  * letter and length, phrases with distinct first words). What a server holds for it differs from
  * the flooded one only by the crafting.
  */
-export function ordinaryOfSameSize(pubkey: string, like: 'spelling' | 'phrases', seed = 1): Registry {
+export function ordinaryOfSameSize(pubkey: string, like: 'spelling' | 'phrases', seed = 1, wordCount = PEER_INDEX_LIMITS.words - 200): Registry {
   let state = seed >>> 0;
   const next = () => {
     state = (state * 1664525 + 1013904223) >>> 0;
@@ -102,7 +102,7 @@ export function ordinaryOfSameSize(pubkey: string, like: 'spelling' | 'phrases',
   };
   if (like === 'spelling') {
     const words = new Set<string>();
-    while (words.size < PEER_INDEX_LIMITS.words - 200) words.add(madeUp(next, 6 + Math.floor(next() * 9)));
+    while (words.size < wordCount) words.add(madeUp(next, 6 + Math.floor(next() * 9)));
     const list = [...words];
     const categories: Record<string, unknown> = {};
     const perCategory = 400 * 40;

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { craftedQueries, phraseFlood, spellingFlood } from '../../../scripts/lib/hostile-registries.js';
+import { craftedQueries, ordinaryOfSameSize, phraseFlood, spellingFlood } from '../../../scripts/lib/hostile-registries.js';
 import { Federation, type PeerEvent } from '../../../src/federation/federation.js';
 import { PEER_INDEX_LIMITS, prepareQuery } from '../../../src/matcher/matcher.js';
 import type { Endorsement, Registry } from '../../../src/registry/types.js';
@@ -23,6 +23,7 @@ t.test('a copy past the index limits is refused with the limit it passes, and lo
   const cases: [string, (pubkey: string) => Registry, RegExp][] = [
     ['a spelling bucket over the limit', (k) => spellingFlood(k, PEER_INDEX_LIMITS.wordsPerSpellingBucket + 1), /^more than 500 distinct words of the same first letter and length$/],
     ['keyword phrases and not-about entries over the limit per first word', (k) => phraseFlood(k, PEER_INDEX_LIMITS.phrasesPerWord + 1, 2), /^more than 256 keyword phrases starting with the same word$/],
+    ['more distinct words than the limit, each spelling bucket within its own', (k) => ordinaryOfSameSize(k, 'spelling', 1, PEER_INDEX_LIMITS.words + 1), /^more than 50000 distinct words$/],
   ];
   for (const [what, make, reason] of cases) {
     const key = newKey();
