@@ -6,7 +6,7 @@
 # It edits files under src/ while it runs: run nothing else meanwhile. Python, not TypeScript:
 # it drives npx tap as a user would, and has no part in the server.
 import subprocess, sys, os
-ROOT='/work/main'
+ROOT=os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FED=['test/src/federation/verify.test.ts','test/src/federation/peers.test.ts','test/src/federation/federation.test.ts','test/src/federation/verifier.test.ts']
 FETCH=['test/src/federation/fetch.test.ts','test/src/federation/peers.test.ts','test/src/federation/federation.test.ts']
 LIM=['test/src/federation/limits.test.ts']
