@@ -52,7 +52,12 @@ function sessionStore(config: Config, log: () => FastifyBaseLogger | undefined):
 function federationLog(log: FastifyBaseLogger | undefined, event: PeerEvent): void {
   const peer = { name: event.peer.name, pubkey: event.peer.pubkey, url: event.peer.url };
   if (event.kind === 'updated') log?.info({ peer, version: event.version }, 'peer registry verified and in use');
-  else log?.warn({ peer, reason: event.reason }, event.kind === 'refused' ? 'peer registry refused; its last good copy stays in use' : 'peer unreachable; its last good copy stays in use');
+  else {
+    // Say what is so: the last good copy stays in use only when there is one.
+    const what = { refused: 'peer registry refused', failed: 'peer unreachable', disk: 'peer registry in use, but not kept on disk' }[event.kind];
+    const still = event.kind === 'disk' ? '' : event.serving ? '; its last good copy stays in use' : '; nothing of this peer is served until a copy passes every check';
+    log?.warn({ peer, reason: event.reason }, `${what}${still}`);
+  }
 }
 
 /** host:port of a Redis URL: never its password. */
@@ -190,7 +195,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   if (signing.mode === 'ephemeral') {
     instance.log.warn(
       { publicKey },
-      'NO CURATOR KEY CONFIGURED: signing the registry with an ephemeral key; signatures and the public key will change on restart. Set CURATOR_SECRET_KEY or CURATOR_KEY_FILE (npx three-good-sources keygen makes one).',
+      'NO CURATOR KEY CONFIGURED: signing the registry with an ephemeral key; signatures and the public key will change on restart, and they prove nothing about any curator. In production the curator signs offline (npx three-good-sources keygen, then sign) and the server gets only the public key: set CURATOR_PUBKEY (see "The production path" in the README).',
     );
   }
   const serverVersion = packageVersion();

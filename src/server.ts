@@ -1,3 +1,5 @@
+// First: on an unsupported Node, one line and exit 1 before anything else loads.
+import './supported-node.js';
 import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';

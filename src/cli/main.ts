@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 // Process entry of `npx three-good-sources`: everything else lives in run.ts.
+// First: on an unsupported Node, one line and exit 1 before anything else loads.
+import '../supported-node.js';
 import { run } from './run.js';
 
 // `... | head` closes the pipe early: that is the reader's choice, not a crash to report.

@@ -43,19 +43,30 @@ export async function saveCopy(dir: string, pubkey: string, url: string, copy: C
 }
 
 /**
- * The copy kept for a peer at this URL, or undefined (none, unreadable, another URL, or not one we
- * wrote). The caller verifies it again as if it had just been fetched.
+ * The copy kept for a peer at this URL; undefined when there is none to read (no file, or one
+ * kept for another URL); `{ problem }` when the file is there but unreadable (truncated, not JSON,
+ * not one we wrote), which the caller logs. The caller verifies a copy again as if just fetched.
  */
-export async function loadCopy(dir: string, pubkey: string, url: string): Promise<CachedCopy | undefined> {
+export async function loadCopy(dir: string, pubkey: string, url: string): Promise<CachedCopy | { readonly problem: string } | undefined> {
+  let text: string;
+  try {
+    text = await readFile(fileOf(dir, pubkey), 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? undefined : { problem: `cannot read its file (${code ?? 'read error'})` };
+  }
   let data: Partial<CacheFile>;
   try {
-    data = JSON.parse(await readFile(fileOf(dir, pubkey), 'utf8')) as Partial<CacheFile>;
+    data = JSON.parse(text) as Partial<CacheFile>;
   } catch {
-    return undefined;
+    return { problem: 'its file is not JSON (truncated?); the peer is fetched again' };
   }
+  if (data === null || typeof data !== 'object') return { problem: 'its file is not one this server wrote; the peer is fetched again' };
+  if (data.url !== url) return undefined;
   const texts = [data.registry, data.signature, data.history];
-  if (data.format !== FORMAT || data.url !== url || typeof data.fetchedAt !== 'number' || !Number.isFinite(data.fetchedAt)) return undefined;
-  if (texts.some((t) => typeof t !== 'string' || !BASE64.test(t))) return undefined;
+  if (data.format !== FORMAT || typeof data.fetchedAt !== 'number' || !Number.isFinite(data.fetchedAt) || texts.some((t) => typeof t !== 'string' || !BASE64.test(t))) {
+    return { problem: 'its file is not one this server wrote (an older format, or edited); the peer is fetched again' };
+  }
   return {
     fetchedAt: data.fetchedAt,
     registry: Buffer.from(data.registry!, 'base64'),

@@ -64,7 +64,8 @@ export interface FederationOptions {
 }
 
 export type PeerEvent =
-  | { readonly kind: 'refused' | 'failed'; readonly peer: Endorsement; readonly reason: string }
+  /** `serving`: whether a copy of the peer is still in use (its last good one), so the log can say so. */
+  | { readonly kind: 'refused' | 'failed' | 'disk'; readonly peer: Endorsement; readonly reason: string; readonly serving: boolean }
   | { readonly kind: 'updated'; readonly peer: Endorsement; readonly version: string };
 
 export const PEER_MAX_BYTES = DOCUMENT_LIMITS.registry;
@@ -160,11 +161,15 @@ export class Federation implements FederationView {
       [...this.#peers.values()].map(async (peer) => {
         const kept = await loadCopy(dir, peer.endorsement.pubkey, peer.endorsement.url);
         if (kept === undefined || peer.copy !== undefined) return;
+        if ('problem' in kept) {
+          this.#options.onEvent?.({ kind: 'refused', peer: peer.endorsement, reason: `disk copy: ${kept.problem}`, serving: false });
+          return;
+        }
         try {
           peer.copy = await this.#accept(peer, kept);
           this.#queueSpelling();
         } catch (err) {
-          this.#options.onEvent?.({ kind: 'refused', peer: peer.endorsement, reason: `disk copy: ${(err as Error).message}` });
+          this.#options.onEvent?.({ kind: 'refused', peer: peer.endorsement, reason: `disk copy: ${(err as Error).message}`, serving: false });
         }
       }),
     );
@@ -260,7 +265,7 @@ export class Federation implements FederationView {
       const dir = this.#options.cacheDir;
       if (dir !== undefined && !this.#stopped.signal.aborted) {
         await saveCopy(dir, endorsement.pubkey, endorsement.url, { registry: registry!, signature: signature!, history: history!, fetchedAt }).catch((err: NodeJS.ErrnoException) =>
-          this.#options.onEvent?.({ kind: 'failed', peer: endorsement, reason: `cannot write its disk copy (${err.code ?? 'write error'})` }),
+          this.#options.onEvent?.({ kind: 'disk', peer: endorsement, reason: `cannot write its disk copy (${err.code ?? 'write error'})`, serving: true }),
         );
       }
     } catch (err) {
@@ -273,7 +278,7 @@ export class Federation implements FederationView {
       peer.failures++;
       peer.lastError = { at: now, reason };
       peer.nextAttempt = now + jitter(Math.min(this.#options.refreshMs, FIRST_BACKOFF_MS * 2 ** (peer.failures - 1)));
-      this.#options.onEvent?.({ kind: err instanceof PeerRefused ? 'refused' : 'failed', peer: endorsement, reason });
+      this.#options.onEvent?.({ kind: err instanceof PeerRefused ? 'refused' : 'failed', peer: endorsement, reason, serving: peer.copy !== undefined });
     }
   }
 

@@ -15,6 +15,8 @@ export const RULES = {
   publicKey: `must be a z-base-32 Ed25519 public key (${PUBLIC_KEY_LENGTH} characters)`,
   httpsUrl: 'must be an absolute https URL',
   peerUrl: 'must be an absolute https URL, or http://127.0.0.1:<port> or http://localhost:<port> (FEDERATION_ALLOW_LOOPBACK_HTTP)',
+  /** A loopback http endorsement without the variable that allows it: say which one does. */
+  loopbackPeerUrl: 'must be an absolute https URL; http://127.0.0.1:<port> and http://localhost:<port> are allowed only with FEDERATION_ALLOW_LOOPBACK_HTTP=true (tests and local demos)',
   ranks: `ranks must be exactly ${inWords(RANKS, 'and')}, each once`,
 } as const;
 

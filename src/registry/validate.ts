@@ -60,7 +60,8 @@ function checkInvariants(registry: Registry, rules: RegistryRules): string[] {
   const endorsers = new Map<string, number>();
   registry.endorsements.forEach((e, i) => {
     if (!peerUrlAllowed(e.url, rules.allowLoopbackHttp === true)) {
-      problems.push(`${endorsementPath(i, 'url')}: ${rules.allowLoopbackHttp ? RULES.peerUrl : RULES.httpsUrl}`);
+      const loopback = !rules.allowLoopbackHttp && peerUrlAllowed(e.url, true);
+      problems.push(`${endorsementPath(i, 'url')}: ${rules.allowLoopbackHttp ? RULES.peerUrl : loopback ? RULES.loopbackPeerUrl : RULES.httpsUrl}`);
     }
     const earlier = endorsers.get(e.pubkey);
     if (earlier !== undefined) problems.push(`${endorsementPath(i, 'pubkey')}: repeats the endorser of ${endorsementPath(earlier)}`);

@@ -35,6 +35,20 @@ t.test('README: the 2025-era curl walkthrough works as written', async (t) => {
   t.match(stdout, /"name":"get_sources"/, 'tools/list');
   t.match(stdout, /Slug: bitcoin-node-setup/, 'get_sources found the category');
   t.match(stdout, /\n?200\n?$/, 'DELETE: 200');
+  // Issue 24, item 16: each reply on a line of its own (steps 3 and 4 printed none before).
+  t.match(lines[2], /^\{"jsonrpc":"2\.0","id":2,"result":\{"tools":/, 'tools/list on its own line');
+  t.match(lines[3], /^\{"jsonrpc":"2\.0","id":3,"result":/, 'get_sources on the next');
+  t.equal(lines[4], '200', 'and the DELETE status on the last');
+});
+
+t.test("README: the client configuration entry is the page's, for the same address (issue 24, item 16)", async (t) => {
+  const entry = /under their MCP servers list[^\n]*\n\n```json\n([\s\S]*?)```/.exec(README)?.[1];
+  t.ok(entry, 'the README shows the entry');
+  const app = await build(t);
+  const address = await app.listen({ host: '127.0.0.1', port: 0 });
+  const page = (await (await fetch(`${address}/`)).text()).replaceAll('&quot;', '"');
+  const shown = JSON.stringify(JSON.parse(entry!.replaceAll('http://127.0.0.1:3000', address)), null, 2);
+  t.ok(page.includes(shown), 'the page shows the same entry, with its address');
 });
 
 t.test('README: the 2026-07-28 curl examples work as written', async (t) => {

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
@@ -32,6 +32,9 @@ t.test('the Dockerfile runs node on the built entry, as a non-root user, with a 
   t.match(dockerfile, /npm prune --omit=dev/);
   t.match(dockerfile, /^USER node$/m);
   t.match(dockerfile, /HOST=0\.0\.0\.0/);
+  // Issue 24, item 15: keys and a curator's local work never enter the build context.
+  const ignored = (await readFile(join(ROOT, '.dockerignore'), 'utf8')).split('\n');
+  for (const pattern of ['*.key', '*.pem', '.env', '.env.*', 'curation', 'demo', 'known-heads.json']) t.ok(ignored.includes(pattern), `.dockerignore leaves out ${pattern}`);
   t.match(dockerfile, /^HEALTHCHECK .*\n?.*\/health/m);
 });
 
@@ -159,6 +162,9 @@ t.test('no curator key: an ephemeral one, with a loud warning', async (t) => {
   const server = start({ PORT: '0', LOG_LEVEL: 'info' });
   await Promise.race([server.address, server.code]);
   t.match(server.stderr(), /"level":40.*NO CURATOR KEY CONFIGURED: signing the registry with an ephemeral key/);
+  // Issue 24, item 6: it points to the production path (the curator signs; the server holds the public key only).
+  t.match(server.stderr(), /In production the curator signs offline \(npx three-good-sources keygen, then sign\) and the server gets only the public key: set CURATOR_PUBKEY/);
+  t.notMatch(server.stderr(), /Set CURATOR_SECRET_KEY/, 'no longer advises putting the secret on the server');
   await until(() => server.logs().some((l) => l.address !== undefined));
   const line = server.logs().find((l) => l.address !== undefined);
   t.equal((line?.signing as { mode?: string } | undefined)?.mode, 'ephemeral', 'the start-up line says which key signs');
@@ -273,4 +279,22 @@ t.test('SIGTERM: past SHUTDOWN_GRACE_MS the process exits anyway, with 1, and sa
   const took = Date.now() - signalled;
   t.ok(took >= 450 && took < 5000, `about the grace delay after the signal (${took} ms)`);
   t.match(server.logs().at(-1), { level: 50, graceMs: 500, msg: 'shutdown grace period over: exiting with requests still in flight' });
+});
+
+// Issue 24, item 11. The machines here ship Node 20 as /usr/bin/node (CI puts Node 22 first on PATH).
+const oldNode = ['/usr/bin/node', '/usr/local/bin/node'].find((bin) => {
+  try {
+    const [major = 99, minor = 0] = execFileSync(bin, ['-p', 'process.versions.node'], { encoding: 'utf8' }).trim().split('.').map(Number);
+    return major < 22 || (major === 22 && minor < 12);
+  } catch {
+    return false;
+  }
+});
+t.test('on a Node.js older than 22.12 the server and the CLI refuse to start, with one line naming the supported versions', { skip: oldNode === undefined ? 'needs a Node.js older than 22.12 on this machine (none at /usr/bin/node or /usr/local/bin/node)' : false }, async (t) => {
+  for (const script of [entry, join(ROOT, 'dist/src/cli/main.js')]) {
+    const child = spawnSync(oldNode!, [script, ...(script === entry ? [] : ['--help'])], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', PORT: '0' }, encoding: 'utf8', timeout: 20_000 });
+    t.equal(child.status, 1, `${script}: exit 1`);
+    t.match(child.stderr, /^three-good-sources: needs Node\.js 22 \(22\.12 or later\) or 24; this is Node\.js \d+\.\d+\.\d+\n$/, `${script}: one line`);
+    t.equal(child.stdout, '', `${script}: nothing on stdout`);
+  }
 });

@@ -110,7 +110,9 @@ function describeMatch(outcome: Extract<MatchOutcome, { kind: 'match' }>, catalo
     `Match score: ${outcome.score.toFixed(3)}`,
     `Last changed: ${changed.text}`,
     `Registry version: ${registry.version}`,
-    `Curator: ${registry.curator.name} (public key: ${pubkey})`,
+    catalog.signed.mode === 'ephemeral'
+      ? `Curator: ${registry.curator.name} (public key: ${pubkey}; a throwaway development key this server made at start-up: it changes on restart and no curator signed this registry)`
+      : `Curator: ${registry.curator.name} (public key: ${pubkey})`,
     '',
     'Sources, best first:',
   ];

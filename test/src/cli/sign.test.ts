@@ -228,7 +228,10 @@ t.test('sign refuses a registry that endorses its own curator', async (t) => {
 t.test('check and sign apply FEDERATION_ALLOW_LOOPBACK_HTTP as the server does', async (t) => {
   const folder = await curatorFolder();
   await folder.edit((s) => s.replace('"endorsements": []', `"endorsements": [{"pubkey": "${otherPublicKey()}", "url": "http://127.0.0.1:3001", "name": "Local", "since": "2026-01-01"}]`));
-  t.match((await cli('check', folder.registry)).err, /endorsement 1\.url: must be an absolute https URL$/m);
+  // Issue 24, item 8: the refusal names the variable that allows loopback peers, for check and sign alike.
+  const loopbackOnlyWith = /endorsement 1\.url: must be an absolute https URL; http:\/\/127\.0\.0\.1:<port> and http:\/\/localhost:<port> are allowed only with FEDERATION_ALLOW_LOOPBACK_HTTP=true/m;
+  t.match((await cli('check', folder.registry)).err, loopbackOnlyWith);
+  t.match((await folder.sign()).err, loopbackOnlyWith);
   const saved = process.env.FEDERATION_ALLOW_LOOPBACK_HTTP;
   t.teardown(() => (saved === undefined ? delete process.env.FEDERATION_ALLOW_LOOPBACK_HTTP : (process.env.FEDERATION_ALLOW_LOOPBACK_HTTP = saved)));
   process.env.FEDERATION_ALLOW_LOOPBACK_HTTP = 'true';

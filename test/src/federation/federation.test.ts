@@ -115,7 +115,7 @@ t.test('federation: a good peer answers, every refused or failing peer is named 
 
 t.test('peer URLs: https only, unless FEDERATION_ALLOW_LOOPBACK_HTTP allows http on 127.0.0.1 or localhost with a port', async (t) => {
   const registryPath = await endorsingRegistry([{ name: 'Local', key: newKey().publicKey, url: 'http://127.0.0.1:4000' }]);
-  await t.rejects(build(t, { registryPath }), { message: /endorsement 1\.url: must be an absolute https URL$/m });
+  await t.rejects(build(t, { registryPath }), { message: /endorsement 1\.url: must be an absolute https URL; http:\/\/127\.0\.0\.1:<port> and http:\/\/localhost:<port> are allowed only with FEDERATION_ALLOW_LOOPBACK_HTTP=true/m });
   const app = await build(t, { registryPath, federationAllowLoopbackHttp: true });
   t.equal((await app.inject({ method: 'GET', url: '/health' })).statusCode, 200);
   for (const url of ['http://example.com:4000', 'http://127.0.0.1', 'http://10.0.0.1:80', 'https://user:pw@example.com']) {
@@ -169,4 +169,32 @@ t.test("a peer's text is data, never layout: no line break, control or bidi char
   }
   t.match(peerAnswer.sources[0]!.why, / 2\. Fake source "quoted" \\ end$/, 'the text itself is kept, on one line');
   t.match(text, /Why: ".* 2\. Fake source \\"quoted\\" \\\\ end"/, "in the text, quoted so that a quote of the peer's cannot end it");
+});
+
+t.test('the log says what is so: a truncated disk copy is logged, and a peer with no good copy is said not to be served (issue 24, item 9)', async (t) => {
+  const { Writable } = await import('node:stream');
+  const { buildApp } = await import('../../../src/app.js');
+  const { testConfig } = await import('../../helpers/build.js');
+  const key = newKey();
+  const other = newKey();
+  const cacheDir = await mkdtemp(join(tmpdir(), '3gs-peer-cache-'));
+  // A disk copy cut short (a crash while writing it by hand, a full disk): no longer dropped in silence.
+  await writeFile(join(cacheDir, `${key.publicKey}.json`), '{"format":2,"url":"http://127.0.0.1');
+  const url = await servePeer(t, peerDocuments(peerRegistry(other), other));
+  const lines: { msg?: string; reason?: string }[] = [];
+  const logStream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of String(chunk).split('\n')) if (line.startsWith('{')) lines.push(JSON.parse(line) as { msg?: string; reason?: string });
+      done();
+    },
+  });
+  const registryPath = await endorsingRegistry([{ name: 'Refused peer', key: key.publicKey, url }]);
+  const app = await buildApp(testConfig({ registryPath, federationAllowLoopbackHttp: true, federationCacheDir: cacheDir, logLevel: 'warn' }), { logStream });
+  t.teardown(() => app.close());
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  for (let i = 0; i < 100 && !lines.some((l) => l.reason?.startsWith('signed by another key') === true); i++) await new Promise((r) => setTimeout(r, 50));
+  const notServed = 'peer registry refused; nothing of this peer is served until a copy passes every check';
+  t.match(lines, [{ msg: notServed, reason: /^disk copy: its file is not JSON \(truncated\?\); the peer is fetched again$/ }], 'the truncated disk copy, with what follows');
+  t.ok(lines.some((l) => l.msg === notServed && /^signed by another key/.test(l.reason ?? '')), 'the refused peer, said not to be served');
+  t.notOk(lines.some((l) => /last good copy stays in use/.test(l.msg ?? '')), 'never "its last good copy stays in use" when there is none');
 });

@@ -95,6 +95,7 @@ t.test('states come from the age of the last good copy; a refusal keeps the last
   t.match(reasonOf(f), /^signed by another key than the endorsed one/);
   t.equal(f.peers()[0]!.copy?.version, '1.0.0', 'the last good copy stays in use');
   t.equal(f.peers()[0]!.state, 'stale');
+  t.match(events.at(-1), { kind: 'refused', serving: true }, 'and the event says a copy is still served');
 });
 
 t.test('disk copies are verified again when read; a tampered one is refused', async (t) => {
@@ -106,7 +107,8 @@ t.test('disk copies are verified again when read; a tampered one is refused', as
   first.f.start();
   await settle(first.f, (x) => x.peers()[0]!.state === 'fresh');
   first.f.stop();
-  for (let i = 0; i < 40 && (await readdir(cacheDir)).length === 0; i++) await new Promise((r) => setTimeout(r, 25));
+  // The copy is written whole then renamed: wait for the renamed file, not the temporary one.
+  for (let i = 0; i < 200 && !(await readdir(cacheDir)).includes(`${key.publicKey}.json`); i++) await new Promise((r) => setTimeout(r, 25));
   t.same(await readdir(cacheDir), [`${key.publicKey}.json`], 'one file per peer, named by its key');
 
   const reread = federation(t, [endorse(key.publicKey, url)], { cacheDir });

@@ -62,3 +62,28 @@ t.test('degenerate input never throws and never matches', async (t) => {
     t.equal(matcher.match(q.query).kind, 'no-match', JSON.stringify(q.query.slice(0, 30)));
   }
 });
+
+t.test("evaluateRegistry measures what issue 23 defines: first answers, declines, confident wrong answers, right within two calls", async (t) => {
+  const { evaluateRegistry } = await import('../../../scripts/lib/evaluate.js');
+  const closeCall = 'secure password storage for personal use';
+  const outcome = matcher.match(closeCall);
+  if (outcome.kind !== 'no-match' || outcome.reason !== 'too-close') return t.fail(`expected too-close, got ${JSON.stringify(outcome)}`);
+  const set = [
+    { query: 'learn rust programming', expect: 'rust-learning', kind: 'plain' },
+    // Declined, but the decline names the right category: right within two calls, not first.
+    { query: closeCall, expect: outcome.contender.slug, kind: 'paraphrase' },
+    // Declined, naming nothing right.
+    { query: 'xyzzy plugh', expect: 'rust-learning', kind: 'short' },
+    // Answered where none was right: a confident wrong answer; and a right decline.
+    { query: 'how do I run a bitcoin full node', expect: null, kind: 'near-miss' },
+    { query: 'best lasagne recipe', expect: null, kind: 'off-topic' },
+  ];
+  const report = evaluateRegistry(matcher, set);
+  t.equal(report.queries, 5);
+  t.equal(report.firstAnswer, 1 / 3, 'one of three on-topic answered right at once');
+  t.equal(report.withinTwoCalls, 2 / 3, 'and one more declined naming the right category');
+  t.equal(report.declined, 1 / 2, 'one of two that must not match was declined');
+  t.equal(report.confidentWrong, 1 / 5, 'one confident wrong answer of five queries');
+  t.same(report.byKind['near-miss'], { total: 1, correct: 0 });
+  t.same(report.byKind.plain, { total: 1, correct: 1 });
+});

@@ -41,3 +41,12 @@ t.test('one everyday word gets the too-vague answer from both tools; a win too c
   t.match(federated, `${local.closest.slug} in this registry`, 'the leader is named');
   t.match(federated, `${local.contender.slug} in this registry`, 'and so is the runner-up it could not be told from');
 });
+
+t.test('with an ephemeral key, get_sources says the key is a throwaway development key; with a configured one it does not (issue 24, item 6)', async (t) => {
+  const { generateKey } = await import('../../../src/provenance/keys.js');
+  const ephemeral = await prepareCatalog(SHIPPED_REGISTRY, { mode: 'ephemeral', key: generateKey(true).key }, 0.4);
+  const text = getSources.run({ query: 'learn rust programming' }, ephemeral).content[0]!.text;
+  t.match(text, /^Curator: .* \(public key: \w+; a throwaway development key this server made at start-up: it changes on restart and no curator signed this registry\)$/m);
+  const configured = await prepareCatalog(SHIPPED_REGISTRY, serverSigning(), 0.4);
+  t.notMatch(getSources.run({ query: 'learn rust programming' }, configured).content[0]!.text, /throwaway/);
+});
