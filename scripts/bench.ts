@@ -15,11 +15,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { projectRoot } from '../src/project.js';
+import { freePort } from './lib/free-port.js';
 
 const root = projectRoot();
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -40,13 +40,6 @@ const QUERIES = (JSON.parse(readFileSync(join(root, 'test/fixtures/queries.json'
   .map((q) => q.query)
   .slice(0, 60);
 
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as AddressInfo;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 interface Running { target: Target; url: string; child: ChildProcess }
 

@@ -15,7 +15,6 @@
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
@@ -26,6 +25,7 @@ import { canonicalBytes } from '../src/provenance/canonical.js';
 import { generateKey, type CuratorKey } from '../src/provenance/keys.js';
 import { signatureDocument, signatureDocumentBytes, signRegistry } from '../src/provenance/signature.js';
 import type { Endorsement, Registry } from '../src/registry/types.js';
+import { freePort } from './lib/free-port.js';
 import { generateRegistry } from './lib/generated-registry.js';
 import { craftedQueries, ordinaryOfSameSize, phraseFlood, spellingFlood } from './lib/hostile-registries.js';
 
@@ -112,13 +112,6 @@ console.log(`hostile peers at the limits: ${sizes.join(', ')}`);
 }
 
 // 2. A real server, over HTTP.
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function startServer(endorsements: Endorsement[], env: Record<string, string> = {}) {
   const registry = JSON.parse(await readFile(join(root, 'registry.json'), 'utf8')) as Registry;

@@ -1,16 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { delimiter, join } from 'node:path';
 
+import { freePort } from '../../scripts/lib/free-port.js';
+
 /** A free TCP port on loopback (bind to 0, read it, release it). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+export { freePort };
 
 /** The redis-server binary on PATH, if there is one. */
 export function redisServerBinary(): string | undefined {

@@ -1,23 +1,18 @@
 import { mkdtemp } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
+import { Writable } from 'node:stream';
+import { buildApp } from '../../../src/app.js';
+import { freePort } from '../../../scripts/lib/free-port.js';
 import { generateKey } from '../../../src/provenance/keys.js';
-import { build, openSession, callTool } from '../../helpers/build.js';
+import { build, openSession, callTool, testConfig } from '../../helpers/build.js';
 import { endorsingRegistry, newKey, peerDocuments, peerRegistry, servePeer } from '../../helpers/peers.js';
 import { writeFile } from 'node:fs/promises';
 
 type PeerRow = { name: string; pubkey: string; state: string; registryVersion: string | null; lastError: { reason: string } | null };
 type Answers = { answers: { trust: string; curator: { pubkey: string; name: string }; peer: { state: string; stale: boolean } | null; category: { slug: string } }[] };
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 t.test('federation: a good peer answers, every refused or failing peer is named with its reason, and nothing waits on a peer', async (t) => {
   // A good peer: a real 3GS server, signing here with its curator's key.
@@ -172,9 +167,6 @@ t.test("a peer's text is data, never layout: no line break, control or bidi char
 });
 
 t.test('the log says what is so: a truncated disk copy is logged, and a peer with no good copy is said not to be served (issue 24, item 9)', async (t) => {
-  const { Writable } = await import('node:stream');
-  const { buildApp } = await import('../../../src/app.js');
-  const { testConfig } = await import('../../helpers/build.js');
   const key = newKey();
   const other = newKey();
   const cacheDir = await mkdtemp(join(tmpdir(), '3gs-peer-cache-'));

@@ -1,9 +1,10 @@
 import t from 'tap';
+import { editDistance } from '../../../src/matcher/edit-distance.js';
 import { craftedQueries, ordinaryOfSameSize, phraseFlood, spellingFlood } from '../../../scripts/lib/hostile-registries.js';
 import { Federation, type PeerEvent } from '../../../src/federation/federation.js';
-import { PEER_INDEX_LIMITS, prepareQuery } from '../../../src/matcher/matcher.js';
+import { buildMatcher, PEER_INDEX_LIMITS, prepareQuery } from '../../../src/matcher/matcher.js';
 import type { Endorsement, Registry } from '../../../src/registry/types.js';
-import { newKey, peerDocuments, servePeer } from '../../helpers/peers.js';
+import { newKey, peerDocuments, peerRegistry, servePeer } from '../../helpers/peers.js';
 import { sleep } from '../../helpers/process.js';
 
 /** A federation of one peer serving `registry` (signed with `key`); resolves once it is accepted or refused. */
@@ -50,14 +51,11 @@ t.test('a copy at the limits is accepted, and every query crafted against it is 
 });
 
 t.test("the shared spelling index answers each peer as its own index would, and one peer's flood of near words crowds out no other's", async (t) => {
-  const { buildMatcher } = await import('../../../src/matcher/matcher.js');
-  const { peerRegistry } = await import('../../helpers/peers.js');
   const honest = newKey();
   const flooding = newKey();
   // The flooding peer fills the buckets the honest peer's words live in with anagrams of them:
   // the same letters (so the cheap letter test passes them and each costs an edit distance), but
   // two or more edits away (so none is a correction). Listed first, its words are read first.
-  const { editDistance } = await import('../../../src/matcher/edit-distance.js');
   const honestRegistry = peerRegistry(honest);
   const words = [...new Set(Object.values(honestRegistry.categories).flatMap((c) => `${c.name} ${c.description} ${c.queryPatterns.join(' ')}`.toLowerCase().split(/[^a-z]+/)))].filter((w) => w.length >= 6);
   const shuffle = (w: string, seed: number) => {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import t from 'tap';
 import { buildMatcher } from '../../../src/matcher/matcher.js';
 import { loadRegistry } from '../../../src/registry/load.js';
-import { evaluate, type LabelledQuery } from '../../../scripts/lib/evaluate.js';
+import { evaluate, evaluateRegistry, type LabelledQuery } from '../../../scripts/lib/evaluate.js';
 import { SHIPPED_REGISTRY, fixture } from '../../helpers/build.js';
 
 const { queries } = JSON.parse(readFileSync(fixture('queries.json'), 'utf8')) as { queries: LabelledQuery[] };
@@ -64,7 +64,6 @@ t.test('degenerate input never throws and never matches', async (t) => {
 });
 
 t.test("evaluateRegistry measures what issue 23 defines: first answers, declines, confident wrong answers, right within two calls", async (t) => {
-  const { evaluateRegistry } = await import('../../../scripts/lib/evaluate.js');
   const closeCall = 'secure password storage for personal use';
   const outcome = matcher.match(closeCall);
   if (outcome.kind !== 'no-match' || outcome.reason !== 'too-close') return t.fail(`expected too-close, got ${JSON.stringify(outcome)}`);

@@ -1,4 +1,5 @@
 import t from 'tap';
+import { generateKey } from '../../../src/provenance/keys.js';
 import { prepareCatalog } from '../../../src/catalog.js';
 import { getFederatedSources } from '../../../src/mcp/tools/get-federated-sources.js';
 import { MAX_REMEMBERED_ANSWERS, answersFor, getSources } from '../../../src/mcp/tools/get-sources.js';
@@ -43,7 +44,6 @@ t.test('one everyday word gets the too-vague answer from both tools; a win too c
 });
 
 t.test('with an ephemeral key, get_sources says the key is a throwaway development key; with a configured one it does not (issue 24, item 6)', async (t) => {
-  const { generateKey } = await import('../../../src/provenance/keys.js');
   const ephemeral = await prepareCatalog(SHIPPED_REGISTRY, { mode: 'ephemeral', key: generateKey(true).key }, 0.4);
   const text = getSources.run({ query: 'learn rust programming' }, ephemeral).content[0]!.text;
   t.match(text, /^Curator: .* \(public key: \w+; a throwaway development key this server made at start-up: it changes on restart and no curator signed this registry\)$/m);
