@@ -4,6 +4,7 @@ import { processIo, type CliIo } from './io.js';
 import { KEYGEN_USAGE, keygen } from './keygen.js';
 import { SIGN_USAGE, sign } from './sign.js';
 import { VERIFY_USAGE, verify } from './verify.js';
+import { packageVersion } from '../project.js';
 
 /** A Map, so that `three-good-sources toString` is an unknown command, not Object's own method. */
 const COMMANDS: ReadonlyMap<string, (args: readonly string[], io: CliIo) => Promise<number>> = new Map([
@@ -14,7 +15,7 @@ const COMMANDS: ReadonlyMap<string, (args: readonly string[], io: CliIo) => Prom
   ['check', check],
 ]);
 
-const USAGE = ['usage: three-good-sources <command>', '', `  ${KEYGEN_USAGE}`, `  ${SIGN_USAGE}`, `  ${VERIFY_USAGE}`, `  ${DIFF_USAGE}`, `  ${CHECK_USAGE}`].join('\n');
+const USAGE = ['usage: three-good-sources <command>   (or --version)', '', `  ${KEYGEN_USAGE}`, `  ${SIGN_USAGE}`, `  ${VERIFY_USAGE}`, `  ${DIFF_USAGE}`, `  ${CHECK_USAGE}`].join('\n');
 
 /** The command-line tool: keygen, sign, verify, diff, check. Returns the exit code. */
 export async function run(argv: readonly string[], io: CliIo = processIo): Promise<number> {
@@ -22,6 +23,10 @@ export async function run(argv: readonly string[], io: CliIo = processIo): Promi
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.out(USAGE);
     return name === undefined ? 1 : 0;
+  }
+  if (name === '--version' || name === '-v') {
+    io.out(packageVersion());
+    return 0;
   }
   const command = COMMANDS.get(name);
   if (command === undefined) {

@@ -8,7 +8,7 @@ import t from 'tap';
 import { keyFromSeed, parseSeed } from '../../../src/provenance/keys.js';
 import { fakeServer } from '../../helpers/fake-server.js';
 import { cli } from '../../helpers/signed.js';
-import { SHIPPED_REGISTRY, TEST_PUBLIC_KEY, TEST_SEED, build, fixture, otherPublicKey } from '../../helpers/build.js';
+import { ROOT, SHIPPED_REGISTRY, TEST_PUBLIC_KEY, TEST_SEED, build, fixture, otherPublicKey } from '../../helpers/build.js';
 
 
 
@@ -290,4 +290,16 @@ t.test('the installed command writes results to stdout, problems to stderr, and 
   t.match(bad.stderr, /^error version: /m);
   t.match(bad.stderr, /^FAIL .*broken\.json: \d+ problems; the server would refuse to start$/m);
   t.equal(bad.stdout, '');
+});
+
+t.test('--version prints the package version; the LICENSE that package.json names is there (issue 24, item 13 in part)', async (t) => {
+  const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string; license: string };
+  for (const flag of ['--version', '-v']) {
+    const res = await cli(flag);
+    t.equal(res.code, 0, flag);
+    t.equal(res.out, pkg.version, `${flag}: the version alone`);
+  }
+  t.match((await cli('--help')).out, /^usage: three-good-sources <command> {3}\(or --version\)/);
+  t.equal(pkg.license, 'MIT');
+  t.match(await readFile(join(ROOT, 'LICENSE'), 'utf8'), /^MIT License\n/);
 });
