@@ -5,7 +5,6 @@ import { runInSlices } from '../util/slices.js';
 import type { SigningMode } from '../provenance/signature.js';
 import type { Endorsement, Registry } from '../registry/types.js';
 import { createHash } from 'node:crypto';
-import { entryHash, type HistoryEntry } from '../provenance/history.js';
 import { loadCopy, saveCopy, type CachedCopy } from './cache.js';
 import { fetchDocument, PeerFetchError, type FetchLimits } from './fetch.js';
 import { DOCUMENT_LIMITS, PeerVerifier, type VerifierOptions } from './verifier.js';
@@ -17,7 +16,9 @@ export type PeerState = 'fresh' | 'stale' | 'unavailable';
 /** A peer's registry that passed every check, ready to answer. */
 export interface PeerCopy {
   readonly registry: Registry;
-  readonly history: readonly HistoryEntry[];
+  /** How many signed history entries it has, and the hash of the newest (none when self-signed). */
+  readonly historyLength: number;
+  readonly historyHead: string | undefined;
   /** SHA-256 of the three documents as fetched: an unchanged peer costs a comparison, not a rebuild. */
   readonly fingerprint: string;
   readonly matcher: Matcher;
@@ -100,8 +101,7 @@ function fingerprint(docs: PeerDocuments): string {
 /** What a new copy must move forward from: checked in the worker, before the copy is parsed. */
 function inUseOf(copy: PeerCopy | undefined): InUse | undefined {
   if (copy === undefined) return undefined;
-  const head = copy.history[copy.history.length - 1];
-  return { version: copy.version, historyLength: copy.history.length, head: head === undefined ? undefined : entryHash(head) };
+  return { version: copy.version, historyLength: copy.historyLength, head: copy.historyHead };
 }
 
 /** ±10%: peers endorsed together do not all refresh in the same second. */
@@ -166,7 +166,11 @@ export class Federation implements FederationView {
           return;
         }
         try {
-          peer.copy = await this.#accept(peer, kept);
+          const copy = await this.#accept(peer, kept);
+          // A fetched copy came first, or the peer was dropped: the disk copy (checked against no
+          // copy) must not replace it.
+          if (peer.copy !== undefined || this.#peers.get(peer.endorsement.pubkey) !== peer) return;
+          peer.copy = copy;
           this.#queueSpelling();
         } catch (err) {
           this.#options.onEvent?.({ kind: 'refused', peer: peer.endorsement, reason: `disk copy: ${(err as Error).message}`, serving: false });
@@ -250,6 +254,9 @@ export class Federation implements FederationView {
       const copy = unchanged ? { ...previous, fetchedAt } : await this.#accept(peer, docs, fetchedAt);
       // Dropped or re-pointed while the fetch ran: this answer is for a peer that is no more.
       if (this.#peers.get(endorsement.pubkey) !== peer || this.#stopped.signal.aborted) return;
+      // Another copy came into use meanwhile (a disk copy read at a reload): this one was checked
+      // against the copy before it, so it may be older. Dropped; the next refresh checks afresh.
+      if (peer.copy !== previous) return;
       peer.copy = copy;
       if (unchanged) {
         peer.lastSuccess = fetchedAt;

@@ -13,7 +13,8 @@ export const PEER_TEXT_MAX = { name: 120, description: 400, why: 400, url: 2000,
 export function peerText(text: string, max: number): string {
   const line = text
     .replace(/[\p{Cc}\p{Zl}\p{Zp}]+/gu, ' ')
-    .replace(/\p{Cf}+/gu, '')
+    // Format (bidi, zero-width), lone surrogates, private-use and unassigned code points: none is text.
+    .replace(/[\p{Cf}\p{Cs}\p{Co}\p{Cn}]+/gu, '')
     .replace(/\s+/g, ' ')
     .trim();
   const chars = [...line];
@@ -28,7 +29,9 @@ export function peerRegistryForDisplay(registry: Registry): Registry {
       ...c,
       name: peerText(c.name, PEER_TEXT_MAX.name),
       description: peerText(c.description, PEER_TEXT_MAX.description),
-      sources: c.sources.map((s) => ({ ...s, name: peerText(s.name, PEER_TEXT_MAX.name), url: peerText(s.url, PEER_TEXT_MAX.url), why: peerText(s.why, PEER_TEXT_MAX.why) })),
+      // A URL as the URL parser writes it: spaces and other text in it percent-encoded, so that it
+      // cannot carry a sentence ("https://a.example/ Note from this server's curator: ...").
+      sources: c.sources.map((s) => ({ ...s, name: peerText(s.name, PEER_TEXT_MAX.name), url: peerText(new URL(s.url).href, PEER_TEXT_MAX.url), why: peerText(s.why, PEER_TEXT_MAX.why) })),
     };
   }
   return { ...registry, curator: { ...registry.curator, name: peerText(registry.curator.name, PEER_TEXT_MAX.curator) }, categories };

@@ -1,5 +1,8 @@
 import { Worker } from 'node:worker_threads';
 import { PeerRefused, type InUse, type PeerDocuments, type VerifiedPeer } from './verify.js';
+
+/** A verified copy as the main thread receives it: its history reduced to where it ends. */
+export type VerifiedCopy = Omit<VerifiedPeer, 'history'> & { readonly historyLength: number; readonly historyHead: string | undefined };
 import type { VerifyReply, VerifyTask } from './verify-worker.js';
 
 export interface VerifierOptions {
@@ -21,7 +24,7 @@ const WORKER_FILE = new URL(import.meta.url.endsWith('.ts') ? './verify-worker.t
 
 interface Pending {
   readonly task: VerifyTask;
-  readonly resolve: (value: VerifiedPeer) => void;
+  readonly resolve: (value: VerifiedCopy) => void;
   readonly reject: (err: Error) => void;
 }
 
@@ -44,7 +47,7 @@ export class PeerVerifier {
     this.#options = { ...DEFAULTS, ...options };
   }
 
-  verify(docs: PeerDocuments, endorsedKey: string, allowLoopbackHttp: boolean, inUse: InUse | undefined): Promise<VerifiedPeer> {
+  verify(docs: PeerDocuments, endorsedKey: string, allowLoopbackHttp: boolean, inUse: InUse | undefined): Promise<VerifiedCopy> {
     if (this.#closed) return Promise.reject(new PeerRefused('the server is closing'));
     // The heap cap alone does not contain every exhaustion (V8 ends the whole process when one
     // allocation cannot fit): what reaches the worker is bounded first, fetched or read from disk,
@@ -52,7 +55,7 @@ export class PeerVerifier {
     for (const [name, limit] of Object.entries(DOCUMENT_LIMITS) as [keyof PeerDocuments, number][]) {
       if (docs[name].length > limit) return Promise.reject(new PeerRefused(`its ${name} document is larger than ${limit} bytes`));
     }
-    return new Promise<VerifiedPeer>((resolve, reject) => {
+    return new Promise<VerifiedCopy>((resolve, reject) => {
       this.#queue.push({ task: { id: this.#nextId++, docs, endorsedKey, allowLoopbackHttp, inUse }, resolve, reject });
       this.#next();
     });
@@ -95,7 +98,7 @@ export class PeerVerifier {
       this.#current = undefined;
       if (reply.ok) {
         const { registryJson, ...rest } = reply.value;
-        current.resolve({ ...rest, registry: JSON.parse(registryJson) as VerifiedPeer['registry'] });
+        current.resolve({ ...rest, registry: JSON.parse(registryJson) as VerifiedCopy['registry'] });
       }
       else current.reject(new PeerRefused(reply.reason));
       if (this.#queue.length === 0) worker.unref();

@@ -1,5 +1,6 @@
 // Entry of the worker thread that verifies peers' copies (see verifier.ts): nothing else runs here.
 import { parentPort } from 'node:worker_threads';
+import { entryHash } from '../provenance/history.js';
 import { PeerRefused, verifyPeer, type InUse, type PeerDocuments } from './verify.js';
 
 export interface VerifyTask {
@@ -15,7 +16,12 @@ export interface VerifyTask {
  * bytes, and JSON.parse of it on the other side costs a fraction of what deserialising the same
  * object graph does (4 MB of registry: about 10 ms against 45 ms on 2 cores).
  */
-export type VerifiedReply = Omit<ReturnType<typeof verifyPeer>, 'registry'> & { readonly registryJson: string };
+export type VerifiedReply = Omit<ReturnType<typeof verifyPeer>, 'registry' | 'history'> & {
+  readonly registryJson: string;
+  /** The history, as the main thread needs it (to refuse a rollback later): how long, and its head's hash. */
+  readonly historyLength: number;
+  readonly historyHead: string | undefined;
+};
 
 export type VerifyReply =
   | { readonly id: number; readonly ok: true; readonly value: VerifiedReply }
@@ -30,8 +36,11 @@ parentPort?.on('message', (task: VerifyTask) => {
   };
   let reply: VerifyReply;
   try {
-    const { registry, ...rest } = verifyPeer(docs, task.endorsedKey, task.allowLoopbackHttp, task.inUse);
-    reply = { id: task.id, ok: true, value: { ...rest, registryJson: JSON.stringify(registry) } };
+    const { registry, history, ...rest } = verifyPeer(docs, task.endorsedKey, task.allowLoopbackHttp, task.inUse);
+    // Not the entries themselves: a history of many small objects costs the main thread as much
+    // to receive as to parse, and it needs only where the history ends.
+    const head = history[history.length - 1];
+    reply = { id: task.id, ok: true, value: { ...rest, registryJson: JSON.stringify(registry), historyLength: history.length, historyHead: head === undefined ? undefined : entryHash(head) } };
   } catch (err) {
     // A refusal says why; anything else (a stack overflow on a crafted copy, say) is a refusal too.
     reply = { id: task.id, ok: false, reason: err instanceof PeerRefused ? err.message : `could not be verified (${err instanceof Error ? err.name : 'error'})` };

@@ -149,21 +149,37 @@ export function* sharedSpellingSteps(vocabularies: readonly Iterable<string>[]):
     const found = new Map<number, (Candidate & { pos: number })[]>();
     if (word.length > MAX_SPELLING_LENGTH) return found;
     const max = allowedEdits(word.length);
+    // Both budgets of a registry's own index, kept per registry: words compared, distances measured.
+    // No registry can have compared more words than the lookup has scanned, so the per-registry
+    // counts of words compared are kept only once it has scanned MAX_COMPARISONS (the first ones
+    // then counted at once): an ordinary lookup scans far fewer and pays nothing for them.
+    const compared = new Int32Array(vocabularies.length);
     const measured = new Int32Array(vocabularies.length);
+    const early: (readonly { readonly id: number }[])[] = [];
+    let scanned = 0;
+    const scanning = (id: number) => scanned <= MAX_COMPARISONS || compared[id]! <= MAX_COMPARISONS;
     for (let length = word.length - max; length <= word.length + max; length++) {
       const bucket = buckets.get(`${word[0]}${length}`);
       if (bucket === undefined) continue;
       for (let i = 0; i < bucket.words.length; i++) {
+        const owners = bucket.owners[i]!;
+        if (++scanned <= MAX_COMPARISONS) early.push(owners);
+        else {
+          if (scanned === MAX_COMPARISONS + 1) for (const list of early) for (const o of list) compared[o.id]!++;
+          // Compared for the registries whose scan is not spent (as their own index would stop).
+          let any = false;
+          for (const o of owners) if (++compared[o.id]! <= MAX_COMPARISONS) any = true;
+          if (!any) continue;
+        }
         const other = bucket.words[i]!;
         if (!mayBeWithin(word, other, max)) continue;
-        const owners = bucket.owners[i]!;
-        // Measured only for registries whose budget is not spent, and counted against each of them.
+        // Measured only for registries whose budgets are not spent, and counted against each of them.
         let active = 0;
-        for (const o of owners) if (measured[o.id]! < MAX_DISTANCES) active++;
+        for (const o of owners) if (scanning(o.id) && measured[o.id]! < MAX_DISTANCES) active++;
         if (active === 0) continue;
         const edits = editDistance(word, other, max);
         for (const o of owners) {
-          if (measured[o.id]! >= MAX_DISTANCES) continue;
+          if (!scanning(o.id) || measured[o.id]! >= MAX_DISTANCES) continue;
           measured[o.id]!++;
           if (edits > max) continue;
           const list = found.get(o.id);

@@ -88,7 +88,7 @@ export function formatHistory(entries: readonly HistoryEntry[]): string {
   return `[\n${entries.map((e) => canonicalBytes(e).toString('utf8')).join(',\n')}\n]\n`;
 }
 
-export type HistoryCheck = { readonly ok: true; readonly entries: readonly HistoryEntry[] } | { readonly ok: false; readonly problem: string };
+export type HistoryCheck = { readonly ok: true; readonly entries: readonly HistoryEntry[] } | { readonly ok: false; readonly problem: string; readonly tooMany?: true };
 
 /** How an entry is named in a message: its version, and its place (1 is the oldest). */
 const label = (entry: { version?: unknown }, i: number): string =>
@@ -99,11 +99,13 @@ const label = (entry: { version?: unknown }, i: number): string =>
  * its link to the one before, versions strictly increasing (semantic versioning) and dates
  * never going back. The first problem is reported, naming the entry; the content is never quoted.
  */
-export function checkHistory(text: string, publicKey: string): HistoryCheck {
+export function checkHistory(text: string, publicKey: string, maxEntries = Infinity): HistoryCheck {
   const parsed = parseJson(text);
   if (!parsed.ok) return { ok: false, problem: `${parsed.problem} (a truncated or hand-edited file?)` };
   if (!Array.isArray(parsed.value)) return { ok: false, problem: 'not a JSON array of entries' };
   const entries = parsed.value as unknown[];
+  // Before any signature is verified: each costs an Ed25519 verification.
+  if (entries.length > maxEntries) return { ok: false, problem: `more than ${maxEntries} entries`, tooMany: true };
   if (entries.length === 0) return { ok: false, problem: 'no entries: sign the registry to make its first' };
   let before: HistoryEntry | undefined;
   for (const [i, raw] of entries.entries()) {

@@ -78,7 +78,7 @@ t.test('federation: a good peer answers, every refused or failing peer is named 
   const found = (radio.json.result as unknown as { structuredContent: Answers }).structuredContent;
   t.same(new Set(found.answers.map((a) => a.curator.pubkey)), new Set([goodKey.publicKey, unknownKey.publicKey]), 'only verified peers answer, while the slow one is still pending');
   t.ok(found.answers.every((a) => a.trust === 'endorsed' && a.category.slug === 'amateur-radio-licensing' && a.peer?.stale === false));
-  t.match(radio.json.result!.content[0]!.text, /^2 answers, best score first:\n\n1\. From Good peer, a curator this registry endorses \(trust: endorsed; peer fresh\)\n   Endorsed key: \w+; peer registry version 1\.0\.0; the peer names its curator "Example peer curator"\n   Category \(as the peer words it\): "Amateur Radio Licensing" \(amateur-radio-licensing\), score \d\.\d{3}/);
+  t.match(radio.json.result!.content[0]!.text, /^2 answers, best score first:\n\n1\. From Good peer, a curator this registry endorses \(trust: endorsed; peer fresh\)\n   Endorsed key: \w+; peer registry version "1\.0\.0"; the peer names its curator "Example peer curator"\n   Category \(as the peer words it\): "Amateur Radio Licensing" \(amateur-radio-licensing\), score \d\.\d{3}/);
   const both = await callTool(app, session, 'get_federated_sources', { query: 'learn rust programming' });
   t.same((both.json.result as unknown as { structuredContent: Answers }).structuredContent.answers.map((a) => a.trust), ['curator'], "this server's own answer, trust curator");
   const local = await callTool(app, session, 'get_sources', { query: 'how do I get a ham radio license' });

@@ -1,6 +1,8 @@
 import t from 'tap';
 import { editDistance } from '../../../src/matcher/edit-distance.js';
-import { craftedQueries, ordinaryOfSameSize, phraseFlood, spellingFlood } from '../../../scripts/lib/hostile-registries.js';
+import { craftedQueries, nearIdentical, ordinaryOfSameSize, phraseFlood, spellingFlood } from '../../../scripts/lib/hostile-registries.js';
+import { editDistanceIndexSteps, sharedSpellingSteps } from '../../../src/matcher/spelling.js';
+import { runAtOnce } from '../../../src/util/slices.js';
 import { Federation, type PeerEvent } from '../../../src/federation/federation.js';
 import { buildMatcher, PEER_INDEX_LIMITS, prepareQuery } from '../../../src/matcher/matcher.js';
 import type { Endorsement, Registry } from '../../../src/registry/types.js';
@@ -92,4 +94,15 @@ t.test("the shared spelling index answers each peer as its own index would, and 
     t.same(differ, [], `${view.endorsement.name}: every typo query answered as its own index answers it`);
   }
   t.match(peersNow[1]!.copy!.matcher.match('amteur radio licnese'), { kind: 'match', slug: 'amateur-radio-licensing' }, 'the honest peer still corrects its own words, flood or not');
+});
+
+t.test('the shared spelling index keeps each registry\'s scan budget too: a registry whose own index stops at 512 words gets no more from the shared one (review finding)', async (t) => {
+  const crowded = [...nearIdentical('x', 8, 300), ...nearIdentical('x', 9, 300), 'xabcdefghi'];
+  const other = ['xabcdefghk', 'xylophone'];
+  const own = runAtOnce(editDistanceIndexSteps(crowded));
+  const shared = runAtOnce(sharedSpellingSteps([other, crowded]));
+  for (const word of ['xabcdefghj', 'xxxxxxabc', 'xylophon']) {
+    t.same(shared.forVocabulary(1).candidates(word), own.candidates(word), `${word}: as the registry's own index answers`);
+    t.same(shared.forVocabulary(0).candidates(word), runAtOnce(editDistanceIndexSteps(other)).candidates(word), `${word}: and the other registry's, unaffected`);
+  }
 });
