@@ -8,7 +8,8 @@ import { createHash } from 'node:crypto';
 import { loadCopy, saveCopy, type CachedCopy } from './cache.js';
 import { fetchDocument, PeerFetchError, type FetchLimits } from './fetch.js';
 import { DOCUMENT_LIMITS, PeerVerifier, type VerifierOptions } from './verifier.js';
-import { inLog, PeerRefused, type InUse, type PeerDocuments } from './verify.js';
+import { inLog } from './peer-text.js';
+import { PeerRefused, type InUse, type PeerDocuments } from './verify.js';
 
 /** Computed when read, from the age of the last good copy. */
 export type PeerState = 'fresh' | 'stale' | 'unavailable';

@@ -1,6 +1,7 @@
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { peerUrlAllowed } from '../registry/validate.js';
+import { inLog } from './peer-text.js';
 
 /** What kind of failure: the verify CLI words each kind its own way. */
 export type FetchFailure = 'unreachable' | 'timeout' | 'cancelled' | 'status' | 'redirect' | 'type' | 'encoding' | 'too-big' | 'cut-off';
@@ -117,10 +118,10 @@ function getOnce(url: URL, limits: FetchLimits, signal: AbortSignal, stopped: ()
       }
       if (response.statusCode !== 200) return fail('status', `HTTP ${response.statusCode}`);
       const type = response.headers['content-type'];
-      if (limits.requireJson && !JSON_TYPE.test(type ?? '')) return fail('type', `content type ${JSON.stringify(printable(type ?? 'none', 60))}, not JSON`);
+      if (limits.requireJson && !JSON_TYPE.test(type ?? '')) return fail('type', `content type ${JSON.stringify(inLog(type ?? 'none', 60))}, not JSON`);
       const encoding = response.headers['content-encoding'];
       if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
-        return fail('encoding', `content encoding ${JSON.stringify(printable(encoding, 60))}: peers must serve their documents unencoded`);
+        return fail('encoding', `content encoding ${JSON.stringify(inLog(encoding, 60))}: peers must serve their documents unencoded`);
       }
       const tooBig = () => fail('too-big', `larger than ${limits.maxBytes} bytes`);
       if (Number(response.headers['content-length'] ?? Number.NaN) > limits.maxBytes) return tooBig();
@@ -144,9 +145,4 @@ function getOnce(url: URL, limits: FetchLimits, signal: AbortSignal, stopped: ()
 function codeOf(err: unknown): string {
   const code = (err as { code?: unknown }).code;
   return typeof code === 'string' && /^[A-Z0-9_]{1,60}$/.test(code) ? code : ((err as Error).name ?? 'error');
-}
-
-/** A header a peer chose, safe to put in a log line: printable ASCII only, at most `max` characters. */
-function printable(text: string, max: number): string {
-  return text.replace(/[^\x20-\x7e]/g, '?').slice(0, max);
 }

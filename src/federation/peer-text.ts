@@ -1,5 +1,8 @@
 import type { Category, Registry } from '../registry/types.js';
 
+/** A peer's text as it may appear in a log line or a refusal: printable ASCII, one line, short. */
+export const inLog = (text: string, max = 60): string => text.replace(/[^\x20-\x7e]/g, '?').slice(0, max);
+
 /** How long each kind of peer text may be once made one line: enough for any honest registry. */
 export const PEER_TEXT_MAX = { name: 120, description: 400, why: 400, url: 2000, curator: 120 } as const;
 

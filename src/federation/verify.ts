@@ -5,8 +5,9 @@ import { checkHistory, entryHash, type HistoryEntry } from '../provenance/histor
 import { parseSignatureDocument, verifySignature, type SigningMode } from '../provenance/signature.js';
 import type { Registry } from '../registry/types.js';
 import { validateRegistry } from '../registry/validate.js';
-import { decodeUtf8, jsonDepthWithin } from '../util/json-depth.js';
-import { peerRegistryForDisplay } from './peer-text.js';
+import { jsonDepthWithin } from '../util/json-depth.js';
+import { decodeUtf8 } from '../util/utf8.js';
+import { inLog, peerRegistryForDisplay } from './peer-text.js';
 
 /** The three documents a peer publishes, as fetched (or as kept on disk). */
 export interface PeerDocuments {
@@ -78,9 +79,6 @@ function overfullList(categories: object): string | undefined {
   }
   return total > PEER_LIMITS.listStrings ? `more than ${PEER_LIMITS.listStrings} tags, keywords, example questions and not-about entries in all` : undefined;
 }
-
-/** A peer's text as it may appear in a log line or a refusal: printable, one line, short. */
-export const inLog = (text: string, max = 60): string => text.replace(/[^\x20-\x7e]/g, '?').slice(0, max);
 
 /**
  * Accepts a peer's registry only if it is signed by exactly the endorsed key, its digest is the

@@ -1,4 +1,5 @@
 import type { PeerState, PeerView } from '../../federation/federation.js';
+import { peerText } from '../../federation/peer-text.js';
 import { prepareQuery, type MatchCandidate } from '../../matcher/matcher.js';
 import { SOURCE_TYPES, type Category, type Registry } from '../../registry/types.js';
 import { getSources } from './get-sources.js';
@@ -60,7 +61,7 @@ function describe(a: Answer, i: number): string[] {
   // chose follows, quoted, on lines of its own.
   return [
     `${i + 1}. From ${a.curator.name}, a curator this registry endorses (trust: endorsed; peer ${a.peer.state}${a.peer.stale ? ': its copy is old, the peer has not answered lately' : ''})`,
-    `   Endorsed key: ${a.curator.pubkey}; peer registry version ${quoted(a.registryVersion.length > 64 ? `${a.registryVersion.slice(0, 63)}…` : a.registryVersion)}; the peer names its curator ${quoted(a.curator.declaredName ?? '')}`,
+    `   Endorsed key: ${a.curator.pubkey}; peer registry version ${quoted(peerText(a.registryVersion, 64))}; the peer names its curator ${quoted(a.curator.declaredName ?? '')}`,
     `   Category (as the peer words it): ${quoted(a.category.name)} (${a.category.slug}), score ${a.score.toFixed(3)}`,
     ...a.sources.flatMap((s) => [`   ${s.rank}. ${quoted(s.name)}`, `      URL: ${s.url}`, `      Type: ${s.type}`, `      Why: ${quoted(s.why)}`]),
   ];
