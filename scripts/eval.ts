@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { buildMatcher, type Matcher } from '../src/matcher/matcher.js';
+import { buildMatcher, RULES, RULE_SWITCHES, type Matcher, type MatcherRules } from '../src/matcher/matcher.js';
 import { projectRoot } from '../src/project.js';
 import { rulesFromEnv } from '../src/cli/io.js';
 import { loadRegistry } from '../src/registry/load.js';
@@ -45,8 +45,9 @@ function print(name: string, r: Report): void {
   }
 }
 
-// `npm run eval -- --registries test/fixtures/registries --only tune`: issue 23's measures on each
-// registry written by a curator new to the tool, with its own labelled set. The blind-* folders
+// `npm run eval -- --registries test/fixtures/registries --only tune [--ablation]`: issue 23's
+// measures on each registry written by a curator new to the tool, with its own labelled set, pooled;
+// with --ablation, the same with each rule of src/matcher/rules.ts turned off in turn. The blind-* folders
 // are measured only with --only blind, once, with the matcher as it then is (see their README).
 const registriesDir = option('registries');
 if (registriesDir !== undefined) {
@@ -57,12 +58,47 @@ if (registriesDir !== undefined) {
   console.log(`# ${only} registries in ${registriesDir} (${new Date().toISOString().slice(0, 10)}, Node ${process.version})`);
   console.log('| registry | categories | queries | first answer on-topic | declined | confident wrong | right within two calls | by kind |');
   console.log('|---|---|---|---|---|---|---|---|');
+  const loaded: { name: string; reg: Awaited<ReturnType<typeof loadRegistry>>; set: LabelledQuery[] }[] = [];
   for (const name of folders) {
     const reg = await loadRegistry(join(registriesDir, name, 'registry.json'), rulesFromEnv());
     const set = (JSON.parse(readFileSync(join(registriesDir, name, 'queries.json'), 'utf8')) as { queries: LabelledQuery[] }).queries;
+    loaded.push({ name, reg, set });
     const r = evaluateRegistry(buildMatcher(reg), set);
     const kinds = Object.entries(r.byKind).map(([k, v]) => `${k} ${pct2(v.correct / v.total)}`).join(', ');
     console.log(`| ${name} | ${Object.keys(reg.categories).length} | ${r.queries} | ${pct2(r.firstAnswer)} | ${pct2(r.declined)} | ${(r.confidentWrong * 100).toFixed(1)}% | ${pct2(r.withinTwoCalls)} | ${kinds} |`);
+  }
+  /** The measures over every registry's queries together, with the given rules. */
+  const pooled = (rules: MatcherRules) => {
+    const all = { first: 0, onTopic: 0, declined: 0, nulls: 0, wrong: 0, queries: 0, within: 0 };
+    for (const { reg, set } of loaded) {
+      const r = evaluateRegistry(buildMatcher(reg, rules.threshold, { rules }), set);
+      const onTopic = set.filter((q) => q.expect !== null).length;
+      all.first += r.firstAnswer * onTopic;
+      all.within += r.withinTwoCalls * onTopic;
+      all.onTopic += onTopic;
+      all.declined += r.declined * (set.length - onTopic);
+      all.nulls += set.length - onTopic;
+      all.wrong += r.confidentWrong * set.length;
+      all.queries += set.length;
+    }
+    return { first: all.first / all.onTopic, declined: all.declined / all.nulls, wrong: all.wrong / all.queries, within: all.within / all.onTopic };
+  };
+  const base = pooled(RULES);
+  const row = (label: string, m: ReturnType<typeof pooled>) =>
+    `| ${label} | ${pct2(m.first)} | ${pct2(m.declined)} | ${(m.wrong * 100).toFixed(1)}% | ${pct2(m.within)} |`;
+  console.log(`\n| pooled | first answer on-topic | declined | confident wrong | right within two calls |\n|---|---|---|---|---|\n${row('all rules', base)}`);
+  if (process.argv.includes('--ablation')) {
+    // Each rule turned off alone (a switch set to false, a weight to 0): what it is worth here.
+    console.log('\nEach rule off in turn (pooled; compare with "all rules" above):\n\n| rule off | first answer on-topic | declined | confident wrong | right within two calls |\n|---|---|---|---|---|');
+    const off: [string, Partial<MatcherRules>][] = [
+      ...RULE_SWITCHES.map((name): [string, Partial<MatcherRules>] => [name, { [name]: false }]),
+      ['intentWeight', { intentWeight: 0 }],
+      ['minExplained', { minExplained: 0 }],
+      ['sourceWeight', { sourceWeight: 0 }],
+      ['broadEvidenceDiscount', { broadEvidenceDiscount: 0 }],
+      ['keywordWeight (1, as prose)', { keywordWeight: 1 }],
+    ];
+    for (const [label, change] of off) console.log(row(label, pooled({ ...RULES, ...change })));
   }
   process.exit(0);
 }

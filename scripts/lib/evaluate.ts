@@ -95,15 +95,10 @@ export interface RegistryReport {
   readonly byKind: Readonly<Record<string, { total: number; correct: number }>>;
 }
 
-/**
- * The candidates a decline names today: the closest category, and the contender when too close
- * to call (get_sources names both); issue 23 asks for up to three.
- */
+/** The candidates a decline names (at most three, as get_sources names them). */
 function namedCandidates(outcome: ReturnType<Matcher['match']>): string[] {
   if (outcome.kind === 'match') return [];
-  const named = outcome.closest === null ? [] : [outcome.closest.slug];
-  if (outcome.reason === 'too-close') named.push(outcome.contender.slug);
-  return named.slice(0, 3);
+  return outcome.candidates.slice(0, 3).map((c) => c.slug);
 }
 
 export function evaluateRegistry(matcher: Matcher, queries: readonly { query: string; expect: string | null; kind: string }[]): RegistryReport {

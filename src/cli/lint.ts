@@ -10,19 +10,28 @@ export function lint(registry: Registry, threshold = DEFAULT_THRESHOLD): string[
 }
 
 /**
- * A not-about entry made of the category's own words counts for and against it at once: the
- * curator said two things about the same words.
+ * A not-about entry may use the category's own words (the landlord's side of a tenants' topic):
+ * the matcher turns a query away only when it holds the whole entry. What deserves a look is an
+ * entry that turns away the curator's own example questions: the two say opposite things.
  */
 function selfExclusions(registry: Registry): string[] {
   const warnings: string[] = [];
+  const matcher = buildMatcher(registry);
   for (const [slug, c] of Object.entries(registry.categories)) {
-    const own = new Set(contentWords([slug.replace(/-/g, ' '), c.name, c.description, ...c.tags, ...c.keywords, ...c.queryPatterns].join(' ')).map(stem));
+    const turnedAway = new Map<string, string[]>();
+    for (const pattern of c.queryPatterns) {
+      for (const entry of matcher.explain(pattern).outOfScope.get(slug) ?? []) turnedAway.set(entry, [...(turnedAway.get(entry) ?? []), pattern]);
+    }
     (c.notAbout ?? []).forEach((entry, i) => {
-      const words = contentWords(entry);
-      if (words.length === 0) warnings.push(`${categoryPath(slug, entryLabel('notAbout', i))}: "${entry}" has only words the matcher ignores, so it excludes nothing`);
-      else if (words.every((w) => own.has(stem(w)))) {
-        warnings.push(`${categoryPath(slug, entryLabel('notAbout', i))}: "${entry}" is also in the category's own words, so it counts both for and against it; remove it or the words it shares`);
-      }
+      const where = categoryPath(slug, entryLabel('notAbout', i));
+      if (contentWords(entry).length === 0) return warnings.push(`${where}: "${entry}" has only words the matcher ignores, so it excludes nothing`);
+      const patterns = turnedAway.get(entry);
+      if (patterns === undefined) return;
+      const shared = contentWords(entry).filter((w) => patterns.some((p) => contentWords(p).map(stem).includes(stem(w))));
+      warnings.push(
+        `${where}: "${entry}" turns away ${patterns.length === 1 ? 'the example question' : `${patterns.length} example questions, among them`} "${patterns[0]}" ` +
+          `(both hold ${shared.map((w) => `"${w}"`).join(', ')}); make the entry more specific, or remove the example question if the entry is right`,
+      );
     });
   }
   return warnings;

@@ -1,4 +1,5 @@
 import { isEverydayWord } from './everyday-words.js';
+import { stemmer as porter } from 'stemmer';
 import { STOP_WORDS } from './stop-words.js';
 
 /**
@@ -28,41 +29,14 @@ export function foldUnfolded(unfolded: string): string {
 }
 
 /**
- * A light suffix stripper, so "nodes", "hosting" and "hosted" meet "node" and "host".
- * Hand-written because the Porter-style stemmers on npm mangle jargon ("bitcoind", "nostr")
- * and we only need the common inflections; both the registry and queries go through it.
+ * A word's stem, so "nodes", "hosting" and "hosted" meet "node" and "host": the Porter stemmer
+ * (the `stemmer` package), applied to the registry and to queries alike, so a word cut short
+ * ("dns" to "dn") still meets itself. Words with digits ("p0420", "sac305") are names, kept as
+ * written.
  */
 export function stem(word: string): string {
   if (/\d/.test(word)) return word;
-  // Four letters: only a plural "s" comes off ("keys", "apis", "apps"), not "ss" or "us".
-  if (word.length <= 4) return word.length === 4 && /[^su]s$/.test(word) ? word.slice(0, -1) : word;
-  for (const [suffix, replacement] of SUFFIXES) {
-    if (word.endsWith(suffix) && word.length - suffix.length >= 3) {
-      return undouble(word.slice(0, -suffix.length) + replacement);
-    }
-  }
-  return undouble(word);
-}
-
-const SUFFIXES: ReadonlyArray<readonly [string, string]> = [
-  ['ies', 'y'],
-  ['ing', ''],
-  ['ers', ''],
-  ['er', ''],
-  ['ed', ''],
-  ['es', 'e'],
-  ['ss', 'ss'],
-  ['us', 'us'],
-  ['is', 'is'],
-  ['s', ''],
-];
-
-const VOWELS = new Set(['a', 'e', 'i', 'o', 'u']);
-
-/** A doubled final consonant made single ("hostingg" never, "runn" to "run"); plain code: it runs for every word. */
-function undouble(word: string): string {
-  const last = word[word.length - 1]!;
-  return last === word[word.length - 2] && last >= 'a' && last <= 'z' && !VOWELS.has(last) ? word.slice(0, -1) : word;
+  return porter(word);
 }
 
 /** The content words of a text as written: normalised, stop words and single letters dropped. */

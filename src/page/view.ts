@@ -134,8 +134,7 @@ interface SourcesAnswer {
 /**
  * The search form's answer: exactly get_sources' for the same query, through the same argument
  * checks. A match shows the category the tool named; a no-match shows the tool's own message and
- * links the categories that message names: the closest one below the threshold, or the two that
- * were too close to call; none for a query too vague or with no words.
+ * links the candidate categories that message names (at most three; none for a query with no words).
  */
 export function searchView(catalog: Catalog, query: string): SearchView {
   let result;
@@ -147,11 +146,12 @@ export function searchView(catalog: Catalog, query: string): SearchView {
     return { kind: 'invalid', query, message: `The query is longer than ${MAX_QUERY_LENGTH} characters. Ask about one topic in a sentence or two.` };
   }
   if (result.isError === true) {
-    // The same decision get_sources just made (its rankings are remembered by the matcher).
-    const outcome = catalog.matcher.match(query);
-    const slugs =
-      outcome.kind !== 'no-match' ? [] : outcome.reason === 'below-threshold' ? [outcome.closest?.slug] : outcome.reason === 'too-close' ? [outcome.closest.slug, outcome.contender.slug] : [];
-    const named = slugs.flatMap((slug) => (slug === undefined ? [] : [categoryView(catalog, slug)!]));
+    // The candidates get_sources' decline names, as data: the page links them.
+    const declined = (result.structuredContent as { declined?: { candidates: readonly { slug: string }[] } } | undefined)?.declined;
+    const named = (declined?.candidates ?? []).flatMap(({ slug }) => {
+      const view = categoryView(catalog, slug);
+      return view === undefined ? [] : [view];
+    });
     return { kind: 'no-match', query, message: result.content.map((c) => c.text).join('\n'), named };
   }
   const found = result.structuredContent as unknown as SourcesAnswer;

@@ -24,6 +24,14 @@ t.test('the official SDK client (2025 era) connects, lists the tools, calls each
 
   const none = await client.callTool({ name: 'get_sources', arguments: { query: 'quantum physics supercollider' } });
   t.equal(none.isError, true, 'an honest no-match');
+  // The client validates structuredContent against the tool's outputSchema, error results included.
+  const close = await client.callTool({ name: 'get_sources', arguments: { query: 'secure my home server' } });
+  t.equal(close.isError, true, 'a decline');
+  const { candidates } = (close.structuredContent as { declined: { candidates: { slug: string }[] } }).declined;
+  t.ok(candidates.length >= 2 && candidates.length <= 3, 'names two or three candidates, as data the client accepted');
+  const again = await client.callTool({ name: 'get_sources', arguments: { query: candidates[1]!.slug } });
+  t.notOk(again.isError, 're-asked with a candidate slug');
+  t.equal((again.structuredContent as { category: { slug: string } }).category.slug, candidates[1]!.slug, 'the slug returns that category');
 
   const list = await client.callTool({ name: 'list_categories', arguments: {} });
   t.match((list.content as { text: string }[])[0]!.text, /10 categories/);

@@ -346,7 +346,7 @@ t.test('get_sources: an honest no-match', async (t) => {
   t.equal(vague.json.result?.isError, true, 'one everyday word is declined');
   t.match(vague.json.result!.content[0]!.text, /^"security" is a single common word, too vague to answer with three sources.* Say what you need about it/);
 
-  const close = await callTool(app, session, 'get_sources', { query: 'secure password storage for personal use' });
+  const close = await callTool(app, session, 'get_sources', { query: 'secure my home server' });
   t.equal(close.json.result?.isError, true, 'a win by a hair is declined');
   t.match(close.json.result!.content[0]!.text, /clearly enough: [a-z-]+ \(score 0\.\d{3}\) and [a-z-]+ \(score 0\.\d{3}\) are too close to call/);
 });

@@ -106,11 +106,8 @@ export const getFederatedSources: Tool = {
     // A query with no words, too long or one everyday word is refused as get_sources refuses it; a weak or
     // too-close local answer leaves the question to the peers.
     else if (local.reason === 'empty-query' || local.reason === 'too-long' || local.reason === 'too-vague') return getSources.run(args, catalog);
-    else if (local.closest !== null) {
-      closest.push({ ...local.closest, where: 'this registry' });
-      // Too close to call here: both are named, as get_sources names them.
-      if (local.reason === 'too-close') closest.push({ ...local.contender, where: 'this registry' });
-    }
+    // The candidates each registry's decline names, as get_sources names them.
+    else for (const c of local.candidates) closest.push({ ...c, where: 'this registry' });
 
     const peers = context?.federation.peers() ?? [];
     for (const peer of peers) {
@@ -119,10 +116,7 @@ export const getFederatedSources: Tool = {
       const outcome = copy.matcher.match(query, threshold, prepared);
       if (outcome.kind === 'match') {
         answers.push(peerAnswerFrom(peer, copy.registry, outcome.slug, outcome.category, outcome.score));
-      } else if (outcome.closest !== null) {
-        closest.push({ ...outcome.closest, where: `${peer.endorsement.name}'s registry` });
-        if (outcome.reason === 'too-close') closest.push({ ...outcome.contender, where: `${peer.endorsement.name}'s registry` });
-      }
+      } else for (const c of outcome.candidates) closest.push({ ...c, where: `${peer.endorsement.name}'s registry` });
     }
     if (answers.length === 0) {
       const named = closest

@@ -10,6 +10,42 @@ export const MAX_QUERY_LENGTH = 1000;
 
 const candidate = schema.object({ slug: schema.string, score: { type: 'number' } });
 
+const answered = schema.object({
+  category: schema.object({ slug: schema.string, name: schema.string, description: schema.string }),
+
+      sources: {
+        type: 'array',
+        minItems: 3,
+        maxItems: 3,
+        items: schema.object({
+          rank: { type: 'integer', minimum: 1, maximum: 3 },
+          name: schema.string,
+          url: schema.string,
+          type: { enum: SOURCE_TYPES },
+          why: schema.string,
+        }),
+      },
+      score: { type: 'number', minimum: 0, maximum: 1 },
+      runnerUp: { anyOf: [candidate, { type: 'null' }] },
+      registryVersion: schema.string,
+      curator: schema.object({ name: schema.string, pubkey: schema.string }),
+      lastChanged: schema.object({ date: schema.string, from: { enum: ['history', 'registry'] } }),
+});
+
+/** Why a query was declined (see MatchOutcome), the threshold that applied, and the categories it names. */
+const declined = schema.object({
+  declined: schema.object({
+    reason: { enum: ['empty-query', 'too-long', 'below-threshold', 'too-vague', 'too-close'] },
+    threshold: { type: 'number' },
+    candidates: {
+      type: 'array',
+      maxItems: 3,
+      items: schema.object({ slug: schema.string, name: schema.string, description: schema.string, score: { type: 'number' } }),
+    },
+    availableSlugs: schema.strings,
+  }),
+});
+
 export const getSources: Tool = {
   definition: {
     name: 'get_sources',
@@ -39,26 +75,11 @@ export const getSources: Tool = {
       required: ['query'],
       additionalProperties: false,
     },
-    outputSchema: schema.object({
-      category: schema.object({ slug: schema.string, name: schema.string, description: schema.string }),
-      sources: {
-        type: 'array',
-        minItems: 3,
-        maxItems: 3,
-        items: schema.object({
-          rank: { type: 'integer', minimum: 1, maximum: 3 },
-          name: schema.string,
-          url: schema.string,
-          type: { enum: SOURCE_TYPES },
-          why: schema.string,
-        }),
-      },
-      score: { type: 'number', minimum: 0, maximum: 1 },
-      runnerUp: { anyOf: [candidate, { type: 'null' }] },
-      registryVersion: schema.string,
-      curator: schema.object({ name: schema.string, pubkey: schema.string }),
-      lastChanged: schema.object({ date: schema.string, from: { enum: ['history', 'registry'] } }),
-    }),
+    outputSchema: {
+      type: 'object',
+      // An answer, or (in an error result) a decline with the candidates it names.
+      anyOf: [answered, declined],
+    },
     annotations: READ_ONLY,
   },
 
@@ -137,39 +158,40 @@ function describeNoMatch(
 ): ToolResult {
   const slugs = Object.keys(catalog.registry.categories).sort();
   const available = slugs.length > 0 ? `Available categories: ${slugs.join(', ')}.` : 'The registry has no categories yet.';
+  const candidates = outcome.candidates.map(({ slug, score }) => {
+    const c = catalog.registry.categories[slug]!;
+    return { slug, name: c.name, description: c.description, score };
+  });
+  const data = { declined: { reason: outcome.reason, threshold: outcome.threshold, candidates, availableSlugs: slugs } };
+  const named =
+    candidates.length === 0
+      ? ''
+      : ` Candidates, closest first (if one is what you meant, call get_sources again with its slug as the query):\n` +
+        candidates.map((c, i) => `${i + 1}. ${c.name} (slug: ${c.slug}, score ${c.score.toFixed(3)}): ${c.description}`).join('\n') +
+        '\n';
+  let why: string;
   if (outcome.reason === 'too-long') {
-    return failure(
+    why =
       `The query is longer than ${MAX_NORMALIZED_LENGTH} characters once normalised (some characters unfold into several letters, ` +
-        `such as "ⅷ" into "viii"). Ask about one topic in a sentence or two. ${available}`,
-    );
-  }
-  if (outcome.reason === 'empty-query') {
-    return failure(
-      'The query has no words to match: it is empty or only common words such as "the" or "how". ' +
-        `Describe the topic, for example "learn rust programming". ${available}`,
-    );
-  }
-  if (outcome.reason === 'too-vague') {
-    return failure(
+      `such as "ⅷ" into "viii"). Ask about one topic in a sentence or two.`;
+  } else if (outcome.reason === 'empty-query') {
+    why = 'The query has no words to match: it is empty or only common words such as "the" or "how". Describe the topic, for example "learn rust programming".';
+  } else if (outcome.reason === 'too-vague') {
+    why =
       `"${clip(query)}" is a single common word, too vague to answer with three sources: many topics touch it and no category owns it. ` +
-        `Say what you need about it, for example "harden ssh on a linux server" or "choose a password manager". ${available}`,
-    );
-  }
-  if (outcome.reason === 'too-close') {
-    return failure(
+      `Say what you need about it, for example "harden ssh on a linux server" or "choose a password manager".`;
+  } else if (outcome.reason === 'too-close') {
+    why =
       `No category matches "${clip(query)}" clearly enough: ${outcome.closest.slug} (score ${outcome.closest.score.toFixed(3)}) and ` +
-        `${outcome.contender.slug} (score ${outcome.contender.score.toFixed(3)}) are too close to call, so the query is likely about neither. ` +
-        `Rephrase with the topic's main words, or call list_categories and ask again with a category's name. ${available}`,
-    );
+      `${outcome.contender.slug} (score ${outcome.contender.score.toFixed(3)}) are too close to call, so the query is likely about neither.`;
+  } else {
+    why =
+      `No category matches "${clip(query)}" well enough` +
+      (outcome.closest === null
+        ? ': no category shares any words with it.'
+        : `: the closest is ${outcome.closest.slug} with score ${outcome.closest.score.toFixed(3)}, below the threshold ${outcome.threshold.toFixed(2)}.`);
   }
-  const closest =
-    outcome.closest === null
-      ? 'No category shares any words with it.'
-      : `The closest is ${outcome.closest.slug} with score ${outcome.closest.score.toFixed(3)}, below the threshold ${outcome.threshold.toFixed(2)}.`;
-  return failure(
-    `No category matches "${clip(query)}" well enough. ${closest} ` +
-      `Rephrase with the topic's main words, or call list_categories and ask again with a category's name. ${available}`,
-  );
+  return failure(`${why}${named}${candidates.length === 0 ? ' ' : ''}Otherwise rephrase with the topic's main words, or call list_categories. ${available}`, data);
 }
 
 /** Echo enough of the query for the agent to recognise it, never a 1,000-character wall. */

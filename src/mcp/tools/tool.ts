@@ -61,9 +61,9 @@ export function answer(body: string, structuredContent: Record<string, unknown>)
   return { content: [{ type: 'text', text: body }], structuredContent };
 }
 
-/** A tool-level failure the agent can act on: text only, flagged isError. */
-export function failure(body: string): ToolResult {
-  return { content: [{ type: 'text', text: body }], isError: true };
+/** A tool-level failure the agent can act on, flagged isError: text, and the same as data when the tool's outputSchema describes it. */
+export function failure(body: string, structuredContent?: Record<string, unknown>): ToolResult {
+  return structuredContent === undefined ? { content: [{ type: 'text', text: body }], isError: true } : { content: [{ type: 'text', text: body }], structuredContent, isError: true };
 }
 
 /** JSON Schema building blocks shared by the output schemas. */

@@ -134,7 +134,7 @@ t.test('check lint: a query pattern that, judged without itself, matches another
   const patterns: string[] = data.categories['rust-learning'].queryPatterns;
   // With its own words this pattern matches rust-learning (score 1); without them, bitcoin-node-setup.
   patterns.push('write a bitcoin full node in rust');
-  // Without itself this one leans to linux-hardening, but below the server's default threshold (0.4): no answer, no warning.
+  // Without itself this one leans to linux-hardening, but below the server's default threshold: no answer, no warning.
   patterns.push('linux kernel modules written in rust');
   patterns.push('a good guide for beginners');
   const file = await write('patterns.json', data);
@@ -152,9 +152,9 @@ t.test('check lint: a query pattern that, judged without itself, matches another
   // Judged at the server's threshold: an operator who set MATCH_THRESHOLD=0.3 gets that pattern's warning too.
   const saved = process.env.MATCH_THRESHOLD;
   t.teardown(() => (saved === undefined ? delete process.env.MATCH_THRESHOLD : (process.env.MATCH_THRESHOLD = saved)));
-  process.env.MATCH_THRESHOLD = '0.3';
+  process.env.MATCH_THRESHOLD = '0.2';
   const lower = await cli('check', file);
-  t.match(lower.out, /query pattern \d+: "linux kernel modules written in rust" matches linux-hardening \(score 0\.3\d\d\)/);
+  t.match(lower.out, /query pattern \d+: "linux kernel modules written in rust" matches linux-hardening \(score 0\.2\d\d\)/);
   t.match(lower.out, /: 3 categories, 3 warnings$/m);
   process.env.MATCH_THRESHOLD = 'banana';
   const bad = await cli('check', file);
@@ -238,12 +238,12 @@ t.test('verify: each failure exits 1 and names itself', async (t) => {
 });
 
 t.test('check --query: what the matcher answers on the candidate file, and the words that decided it', async (t) => {
-  const found = await cli('check', SHIPPED_REGISTRY, '--query', 'how do I run a bitcoin full nodee on my raspberry pi');
+  const found = await cli('check', SHIPPED_REGISTRY, '--query', 'how do I run a bitcoin full nodde on my raspberry pi');
   t.equal(found.code, 0);
-  t.match(found.out, /^query: "how do I run a bitcoin full nodee on my raspberry pi"$/m);
+  t.match(found.out, /^query: "how do I run a bitcoin full nodde on my raspberry pi"$/m);
   t.match(found.out, /^match: bitcoin-node-setup \(score \d\.\d{3}\)$/m);
   t.match(found.out, /^runner-up: [a-z-]+ \(score \d\.\d{3}, margin \d\.\d{3}\)$/m);
-  t.match(found.out, /^words for it: .*bitcoin \d+\.\d\d.*nodee \(read as node\) \d+\.\d\d/m);
+  t.match(found.out, /^words for it: .*bitcoin \d+\.\d\d.*nodde \(read as node\) \d+\.\d\d/m);
   const declined = await cli('check', SHIPPED_REGISTRY, '--query', 'bitcoin price prediction');
   t.match(declined.out, /^no match: below the threshold 0\.45; closest: none$/m);
   t.match(declined.out, /^out of scope: bitcoin-node-setup \(not about "price"\)$/m, "the curator's scope statement decided it");
@@ -252,18 +252,22 @@ t.test('check --query: what the matcher answers on the candidate file, and the w
   t.match(weak.out, /^words no category knows \(against every category\): prediction, markets$/m);
   const vague = await cli('check', SHIPPED_REGISTRY, '--query', 'security');
   t.match(vague.out, /^no match: a single everyday word, too vague to answer; closest: [a-z-]+ \(score \d\.\d{3}\)$/m);
-  const close = await cli('check', SHIPPED_REGISTRY, '--query', 'secure password storage for personal use');
+  const close = await cli('check', SHIPPED_REGISTRY, '--query', 'secure my home server');
   t.match(close.out, /^no match: the best two are within 0\.1 of each other \(runner-up [a-z-]+ with score \d\.\d{3}\); closest: [a-z-]+ \(score \d\.\d{3}\)$/m);
   t.match((await cli('check', SHIPPED_REGISTRY, '--query')).err, /^usage: three-good-sources check/);
 });
 
-t.test("check warns about a not-about entry made of the category's own words", async (t) => {
+t.test("check warns about a not-about entry that turns away the category's own example questions, naming the words they share; the category's own words alone are fine", async (t) => {
   const data = JSON.parse(await readFile(SHIPPED_REGISTRY, 'utf8'));
-  data.categories['rust-learning'].notAbout = ['borrow checker', 'rust game', 'the'];
+  const patterns: string[] = data.categories['rust-learning'].queryPatterns;
+  const turned = patterns.filter((p) => /borrow checker/i.test(p));
+  data.categories['rust-learning'].notAbout = ['borrow checker', 'rust game', 'the', 'rust compiler internals'];
   const file = join(dir, 'scope.json');
   await writeFile(file, JSON.stringify(data));
   const res = await cli('check', file);
-  t.match(res.out, /^warning categories\.rust-learning\.not-about entry 1: "borrow checker" is also in the category's own words, so it counts both for and against it; remove it or the words it shares$/m);
+  t.ok(turned.length > 0, 'the shipped category has example questions about the borrow checker');
+  t.match(res.out, new RegExp(`^warning categories\\.rust-learning\\.not-about entry 1: "borrow checker" turns away .*"${turned[0]}" \\(both hold "borrow", "checker"\\); make the entry more specific, or remove the example question if the entry is right$`, 'm'));
+  t.notMatch(res.out, /not-about entry 4/, "an entry of the category's own words that turns none of its examples away is fine");
   t.match(res.out, /^warning categories\.rust-learning\.not-about entry 3: "the" has only words the matcher ignores, so it excludes nothing$/m);
   t.notMatch(res.out, /not-about entry 2/, 'an entry of other words is fine');
   data.categories['rust-learning'].notAbout = ['x', 'x'];

@@ -35,7 +35,7 @@ t.test('one everyday word gets the too-vague answer from both tools; a win too c
     t.equal(vague.isError, true, tool.definition.name);
     t.match(vague.content[0]!.text, /^"security" is a single common word, too vague to answer/, `${tool.definition.name}: too vague`);
   }
-  const query = 'secure password storage for personal use';
+  const query = 'secure my home server';
   const local = catalog.matcher.match(query);
   if (local.kind !== 'no-match' || local.reason !== 'too-close') return t.fail(`expected too-close, got ${JSON.stringify(local)}`);
   const federated = getFederatedSources.run({ query }, catalog).content[0]!.text;

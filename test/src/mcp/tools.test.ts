@@ -67,7 +67,10 @@ t.test('structured and plain text say the same thing', async (t) => {
   t.match(r.content[0]!.text, `Match score: ${data.score.toFixed(3)}`);
   const none = callTool({ name: 'get_sources', arguments: { query: 'quantum physics supercollider' } }, catalog);
   t.equal(none.isError, true);
-  t.equal(none.structuredContent, undefined, 'no structured content on a tool error');
+  const declined = (none.structuredContent as { declined: { reason: string; candidates: { slug: string; name: string; score: number }[]; availableSlugs: string[] } }).declined;
+  t.equal(declined.reason, 'below-threshold', 'a decline says why, as data');
+  t.same(declined.availableSlugs, Object.keys(catalog.registry.categories).sort());
+  for (const c of declined.candidates) t.match(none.content[0]!.text, `${c.name} (slug: ${c.slug}, score ${c.score.toFixed(3)})`, 'each candidate in the data is in the text');
 });
 
 t.test('every tool has a title and read-only annotations', async (t) => {

@@ -1,0 +1,189 @@
+import type { Category, Registry } from '../registry/types.js';
+import { capitalizedEverydayWords, contentWords, normalizeText, stem, unfold } from './normalize.js';
+import type { MatcherRules } from './rules.js';
+
+/**
+ * What a registry may make the matcher hold, when given (for peers' copies): a copy beyond them is
+ * refused with IndexTooLarge rather than indexed. Far above a real registry: the shipped one has
+ * about 1,500 distinct words, at most 12 in one spelling bucket and 4 phrases sharing a first word.
+ */
+export interface IndexLimits {
+  /** Distinct words (stems and spellings) across the registry. */
+  readonly words: number;
+  /** Words of the same first letter and length (what one typo lookup reads). */
+  readonly wordsPerSpellingBucket: number;
+  /** Keyword phrases, or not-about entries, starting with the same word. */
+  readonly phrasesPerWord: number;
+}
+
+export const PEER_INDEX_LIMITS: IndexLimits = { words: 50_000, wordsPerSpellingBucket: 500, phrasesPerWord: 256 };
+
+export class IndexTooLarge extends Error {}
+
+export interface Term {
+  /** How rare the word is across categories (inverse category frequency). */
+  readonly weight: number;
+  readonly slugs: readonly string[];
+  /** The same categories by their place in the sorted slugs: what the scoring loop counts by. */
+  readonly ids: readonly number[];
+  /** Per category (same order as ids), the weight of the field the curator wrote the word in (the highest if several). */
+  readonly fields: readonly number[];
+}
+
+export interface Keywords {
+  /** Stems of the category's name and slug. */
+  readonly name: ReadonlySet<string>;
+  /** Stems of one-word keywords. */
+  readonly single: ReadonlySet<string>;
+  /** Stem sequences of keywords of several words; they count when they appear in a row. */
+  readonly phrases: readonly (readonly string[])[];
+  /** Stems found only inside those keywords: evidence only when their keyword is in the query. */
+  readonly phraseOnly: ReadonlySet<string>;
+  /** Stems of the category's name, description and tags: the words it describes itself with. */
+  readonly described: ReadonlySet<string>;
+  /** Every stem the category's text uses, in any field (what "the category explains this word" means). */
+  readonly all: ReadonlySet<string>;
+  /** Everyday words its name, description, tags or keywords write in capitals ("STRIDE"), stemmed. */
+  readonly acronyms: ReadonlySet<string>;
+}
+
+export interface Exclusion {
+  readonly slug: string;
+  readonly phrase: readonly string[];
+  readonly entry: string;
+}
+
+/** Everything the matcher reads per query, built once per registry. */
+export interface MatcherIndex {
+  readonly registry: Registry;
+  /** Category slugs, sorted: a category's number is its place here. */
+  readonly slugs: readonly string[];
+  readonly idOfSlug: ReadonlyMap<string, number>;
+  /** Every stem the registry uses, with the categories that use it. */
+  readonly terms: ReadonlyMap<string, Term>;
+  /** Every spelling (a plain word as written) with its stem: what typos are corrected into. */
+  readonly spellings: ReadonlyMap<string, string>;
+  readonly keywords: readonly Keywords[];
+  readonly single: ReadonlyMap<string, readonly number[]>;
+  readonly acronyms: ReadonlyMap<string, readonly number[]>;
+  readonly phraseStarts: ReadonlyMap<string, readonly { readonly id: number; readonly phrase: readonly string[] }[]>;
+  /** Not-about entries as stem sequences, by their first stem. */
+  readonly exclusions: ReadonlyMap<string, readonly Exclusion[]>;
+  /** Each category by its slug and by its name, normalised ("rust learning"): a query that is one of them asks for it. */
+  readonly byTitle: ReadonlyMap<string, number>;
+  readonly longestWord: number;
+  /** The weight of a word only one category uses. */
+  readonly rarest: number;
+}
+
+/** Builds the index, one step per text so that a large registry is indexed in slices; refuses one beyond `limits`. */
+export function* indexSteps(registry: Registry, rules: MatcherRules, limits: IndexLimits | undefined): Generator<void, MatcherIndex> {
+  const slugs = Object.keys(registry.categories).sort();
+  const idOfSlug = new Map(slugs.map((slug, id) => [slug, id]));
+  // Per stem, per category number, the highest field weight it was written in.
+  const owners = new Map<string, Map<number, number>>();
+  const spellings = new Map<string, string>();
+  const keywords: Keywords[] = [];
+  const byTitle = new Map<string, number>();
+  const own = (s: string, id: number, weight: number) => {
+    const perCategory = owners.get(s) ?? new Map<number, number>();
+    perCategory.set(id, Math.max(perCategory.get(id) ?? 0, weight));
+    owners.set(s, perCategory);
+  };
+  for (const [id, slug] of slugs.entries()) {
+    const c = registry.categories[slug] as Category;
+    for (const title of [slug.replace(/-/g, ' '), c.name]) {
+      const key = normalizeText(title);
+      if (key !== '' && !byTitle.has(key)) byTitle.set(key, id);
+    }
+    const described = [slug.replace(/-/g, ' '), c.name, c.description, ...c.tags].join(' ');
+    const sources = c.sources.map((s) => `${s.name} ${s.why}`);
+    const all = new Set<string>();
+    // Typos are corrected into these plain words only, never into keywords: jargon is typed by
+    // those who know it, and a near spelling of a keyword is more often another name ("postgres"
+    // is no "postgrey", "substack" no "shostack").
+    for (const [texts, weight] of [
+      [[described], rules.describedWeight],
+      [c.queryPatterns, rules.exampleWeight],
+      [sources, rules.sourceWeight],
+    ] as const) {
+      // A field weighted 0 is not read at all (what the ablation does to a field).
+      if (weight === 0) continue;
+      for (const text of texts) {
+        // One step per text: a category with hundreds of long example questions is indexed in pieces.
+        yield;
+        for (const word of contentWords(text)) {
+          const s = stem(word);
+          // Source names and reasons widen what a category knows; they are not corrected into.
+          if (texts !== sources) spellings.set(word, s);
+          own(s, id, weight);
+          all.add(s);
+        }
+      }
+    }
+    const keywordWords: string[][] = [];
+    for (const keyword of c.keywords) {
+      yield;
+      keywordWords.push(contentWords(keyword).map(stem));
+    }
+    const single = new Set<string>();
+    const phrases: string[][] = [];
+    for (const seq of keywordWords) {
+      if (seq.length === 1) {
+        single.add(seq[0]!);
+        own(seq[0]!, id, rules.describedWeight);
+        all.add(seq[0]!);
+      } else if (seq.length > 1) phrases.push(seq);
+    }
+    // A word the category uses only inside a keyword of several words ("machine" of "state
+    // machine") is no evidence alone: it counts when the whole keyword is in the query, in a row.
+    const phraseOnly = new Set<string>();
+    for (const seq of phrases) for (const s of seq) if (!all.has(s)) phraseOnly.add(s);
+    for (const s of phraseOnly) {
+      own(s, id, rules.describedWeight);
+      all.add(s);
+    }
+    const name = new Set(contentWords(`${slug.replace(/-/g, ' ')} ${c.name}`).map(stem));
+    const acronyms = new Set(capitalizedEverydayWords(unfold([described, ...c.keywords].join(' '))));
+    keywords.push({ name, single, phrases, phraseOnly, described: new Set(contentWords(described).map(stem)), all, acronyms });
+  }
+  const terms = new Map<string, Term>();
+  for (const [s, perCategory] of owners) {
+    yield;
+    const ids = [...perCategory.keys()];
+    terms.set(s, { weight: Math.log(1 + slugs.length / ids.length), slugs: ids.map((id) => slugs[id]!), ids, fields: ids.map((id) => perCategory.get(id)!) });
+  }
+  if (limits !== undefined && Math.max(terms.size, spellings.size) > limits.words) throw new IndexTooLarge(`more than ${limits.words} distinct words`);
+
+  const single = new Map<string, number[]>();
+  const acronyms = new Map<string, number[]>();
+  const phraseStarts = new Map<string, { id: number; phrase: readonly string[] }[]>();
+  const push = <T>(map: Map<string, T[]>, key: string, value: T) => {
+    const list = map.get(key);
+    if (list === undefined) map.set(key, [value]);
+    else list.push(value);
+  };
+  for (const [id, k] of keywords.entries()) {
+    yield;
+    for (const s of k.single) push(single, s, id);
+    for (const s of k.acronyms) push(acronyms, s, id);
+    for (const phrase of k.phrases) push(phraseStarts, phrase[0]!, { id, phrase });
+  }
+  const exclusions = new Map<string, Exclusion[]>();
+  for (const slug of slugs) {
+    for (const entry of (registry.categories[slug] as Category).notAbout ?? []) {
+      yield;
+      const phrase = contentWords(entry).map(stem);
+      if (phrase.length > 0) push(exclusions, phrase[0]!, { slug, phrase, entry });
+    }
+  }
+  if (limits !== undefined) {
+    for (const [what, index] of [['keyword phrases', phraseStarts], ['not-about entries', exclusions]] as const) {
+      for (const list of index.values()) if (list.length > limits.phrasesPerWord) throw new IndexTooLarge(`more than ${limits.phrasesPerWord} ${what} starting with the same word`);
+    }
+  }
+  let longestWord = 0;
+  for (const w of spellings.keys()) longestWord = Math.max(longestWord, w.length);
+  const rarest = Math.log(1 + Math.max(slugs.length, 1));
+  return { registry, slugs, idOfSlug, terms, spellings, keywords, single, acronyms, phraseStarts, exclusions, byTitle, longestWord, rarest };
+}

@@ -1,0 +1,43 @@
+import { intentWordsOf } from './intent-words.js';
+import { capitalizedEverydayWords, contentWordsOf, foldUnfolded, stem, unfold } from './normalize.js';
+
+/** The longest query the matcher reads, counted after normalisation (some characters unfold into several). */
+export const MAX_NORMALIZED_LENGTH = 1000;
+
+/**
+ * Content words read per query: about twice the longest agent request in the labelled sets
+ * (17), so that no query costs many times another.
+ */
+export const MAX_CONTENT_WORDS = 32;
+
+/** A query normalised once, for asking many registries: its content words and its memo key. */
+export interface PreparedQuery {
+  /** Longer than MAX_NORMALIZED_LENGTH once normalised: not matched at all. */
+  readonly tooLong: boolean;
+  /** The whole query normalised (for asking by a category's slug or name). */
+  readonly text: string;
+  readonly words: readonly string[];
+  /** Each word's stem, computed once for every registry asked. */
+  readonly stems: readonly string[];
+  readonly key: string;
+  /** The query is one word as typed (no other word at all, common or not). */
+  readonly oneWord: boolean;
+  /** Everyday words it writes in capitals, stemmed ("STRIDE"): a curator's acronym, when the curator writes it so too. */
+  readonly capitals: readonly string[];
+  /** Stems of its words that ask for a transaction (a price, a shop near me, a job): see intent-words.ts. */
+  readonly intents: readonly string[];
+}
+
+/** Normalised first, then measured: the length limit holds for what the matcher actually reads. */
+export function prepareQuery(query: string): PreparedQuery {
+  const unfolded = unfold(query);
+  const text = foldUnfolded(unfolded);
+  if (text.length > MAX_NORMALIZED_LENGTH) return { tooLong: true, text: '', words: [], stems: [], key: '', oneWord: false, capitals: [], intents: [] };
+  // A real request names its topic in its first few dozen words; the rest would only add cost.
+  const words = contentWordsOf(text).slice(0, MAX_CONTENT_WORDS);
+  const oneWord = words.length === 1 && !/\S\s+\S/.test(text.trim());
+  const stems = words.map(stem);
+  const capitals = capitalizedEverydayWords(unfolded).filter((c) => stems.includes(c));
+  const intents = intentWordsOf(words, text).map(stem);
+  return { tooLong: false, text, words, stems, key: words.join(' '), oneWord, capitals, intents };
+}

@@ -1,0 +1,121 @@
+/**
+ * Every weight and rule of the matcher, in one place. Each says the general principle it stands
+ * for; none names a registry, a category or a labelled query. `npm run eval -- --ablation` turns
+ * each switch off in turn and reports what it is worth on the registries written by curators new
+ * to the tool (see scripts/eval.ts): a rule that does not earn its place there goes.
+ */
+export interface MatcherRules {
+  /** The least score an answer needs (0 to 1). */
+  readonly threshold: number;
+  /**
+   * The least a match must lead the runner-up by. A win by a hair between two categories says
+   * the query is about neither, not about the one a word more in favour.
+   */
+  readonly minMargin: number;
+
+  // Field weights: how much a word counts for a category, by where the curator wrote it.
+  /** A curated keyword (a tool name, jargon) says more about the topic than a word of its prose. */
+  readonly keywordWeight: number;
+  /** Words of the name, slug, description and tags: the words the category describes itself with. */
+  readonly describedWeight: number;
+  /** Words of the curator's example questions: how people ask, evidence beside stronger words. */
+  readonly exampleWeight: number;
+  /** Words of the sources' names and reasons: what the sources cover, evidence beside stronger words. */
+  readonly sourceWeight: number;
+
+  /**
+   * Weight of a query word the registry has never seen, relative to the rarest registry word,
+   * when the category's evidence is weak (one everyday word: "rust removal", "bitcoin price").
+   */
+  readonly unknownWeightWeak: number;
+  /** The same when the category's evidence is strong (a keyword, or several words): the unknown words are context. */
+  readonly unknownWeightStrong: number;
+  /**
+   * Weight of an unknown word that is no everyday English word (most often a product, place or
+   * tool's name: a query naming a thing the registry does not know is likely about that thing),
+   * against a category the query names by a keyword, and against one it does not.
+   */
+  readonly nameWeightNamed: number;
+  readonly nameWeightUnnamed: number;
+  /**
+   * A question about buying, prices, a local provider or a job asks for a shop, a map or a job
+   * board, not for sources on how to do the thing: such a word (see intent-words.ts) that the
+   * category's own text does not use weighs this much against it, relative to the rarest word,
+   * whatever else the query holds. Long requests carry enough topic words to outweigh it.
+   */
+  readonly intentWeight: number;
+  /**
+   * In a query of at most `shortQueryWords` content words every word was chosen: a category that
+   * explains less than `minExplained` of them sees its score scaled down by the share it explains
+   * (the words it does not explain say what is really asked: "selenium supplement daily dose").
+   */
+  readonly shortQueryWords: number;
+  readonly minExplained: number;
+  /** What a corrected typo loses per edit: a word spelt right says a little more. */
+  readonly typoPenalty: number;
+  /** Shorter words are never corrected ("rust" vs "trust"). */
+  readonly minTypoLength: number;
+  /** Words shorter than this are corrected only for a swap of two neighbouring letters ("rsut"). */
+  readonly minAnyTypoLength: number;
+  /** Words looked up as typos per query: a person makes a typo or two; past this, words are unknown. */
+  readonly maxTypoLookups: number;
+  /**
+   * A topic that many of the query's words point to is named by more than chance: when this many
+   * distinct registry words of the leading category are in the query, it needs `broadEvidenceDiscount`
+   * less than the threshold (long plain-language requests share many words with their topic, and
+   * many others with none).
+   */
+  readonly broadEvidenceWords: number;
+  readonly broadEvidenceDiscount: number;
+
+  // Switches (turned off one at a time by the ablation).
+  /**
+   * A topic is named by a keyword or by the category's own words (name, description, tags):
+   * one or two words found only in its example questions or sources happen by chance.
+   */
+  readonly contextNeedsStrongerEvidence: boolean;
+  /** A query of one content word makes a topic only of a category it names (its name or a keyword). */
+  readonly oneWordNeedsName: boolean;
+  /** A query of one everyday word alone ("security", "keys") is too vague to answer. */
+  readonly oneEverydayWordIsVague: boolean;
+  /** A leader the query names, over a runner-up it does not name, wins however close the scores. */
+  readonly namedLeaderWins: boolean;
+  /** An everyday word one letter from a word of a topic the query names is a slip for it ("mcp sever"). */
+  readonly slipsNextToTopic: boolean;
+  /** The curator's not-about entries turn a query away from the category. */
+  readonly scopeEntries: boolean;
+  /** Asking with a category's slug or exact name returns that category. */
+  readonly slugOrNameAsks: boolean;
+}
+
+export const RULES: MatcherRules = Object.freeze({
+  threshold: 0.45,
+  minMargin: 0.1,
+  keywordWeight: 3,
+  describedWeight: 1,
+  exampleWeight: 1,
+  sourceWeight: 1,
+  unknownWeightWeak: 1.6,
+  unknownWeightStrong: 0.5,
+  nameWeightNamed: 1,
+  nameWeightUnnamed: 3,
+  intentWeight: 6,
+  shortQueryWords: 6,
+  minExplained: 0.5,
+  typoPenalty: 0.15,
+  minTypoLength: 4,
+  minAnyTypoLength: 5,
+  maxTypoLookups: 3,
+  broadEvidenceWords: 4,
+  broadEvidenceDiscount: 0.1,
+  contextNeedsStrongerEvidence: true,
+  oneWordNeedsName: true,
+  oneEverydayWordIsVague: true,
+  namedLeaderWins: true,
+  slipsNextToTopic: true,
+  scopeEntries: true,
+  slugOrNameAsks: true,
+});
+
+/** The switches, by name: what the ablation turns off one at a time. */
+export const RULE_SWITCHES = (Object.keys(RULES) as (keyof MatcherRules)[]).filter((k) => typeof RULES[k] === 'boolean');

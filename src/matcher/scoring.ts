@@ -1,0 +1,378 @@
+import { BoundedMemo } from '../util/bounded-memo.js';
+import { isEverydayWord } from './everyday-words.js';
+import type { MatcherIndex, Term } from './index.js';
+import type { PreparedQuery } from './query.js';
+import type { MatcherRules } from './rules.js';
+import type { SpellingIndex } from './spelling.js';
+import { isStopWordSlip } from './stop-words.js';
+
+/** How many unknown words' corrections the matcher remembers. */
+export const MAX_REMEMBERED_WORDS = 10_000;
+
+/**
+ * Per query and registry, whatever the registry holds: keyword phrases compared and not-about
+ * entries tried. A real query meets a handful of each; past these, the rest are not looked at,
+ * so a registry crafted with thousands of phrases sharing a first word makes no query dearer.
+ */
+export const MAX_PHRASE_CHECKS = 1024;
+export const MAX_SCOPE_CHECKS = 256;
+
+/** How many candidates a ranking keeps: the answer, and what a decline names. */
+export const MAX_CANDIDATES = 3;
+
+export interface MatchCandidate {
+  readonly slug: string;
+  readonly score: number;
+}
+
+export interface Hit {
+  readonly stem: string;
+  readonly term: Term;
+  /** 1 for an exact word, less for a corrected typo. */
+  readonly factor: number;
+  /** For a corrected typo, the registry word it was read as. */
+  readonly spelling?: string;
+}
+
+/** The best candidates, and what the decision needs to know about the query and the leader. */
+export interface Ranking {
+  /** At most MAX_CANDIDATES, best first. */
+  readonly candidates: readonly MatchCandidate[];
+  /** The best few by score among all categories the query shares words with, answerable or not: what a decline names. */
+  readonly suggestions: readonly MatchCandidate[];
+  /** The query names the leader and not the runner-up (see rank()). */
+  readonly byTopic: boolean;
+  /** Its one word is an everyday word. */
+  readonly vague: boolean;
+  /** How many distinct registry words of the leading category the query holds. */
+  readonly leaderWords: number;
+}
+
+export interface Scorer {
+  rank(prepared: PreparedQuery, capitals: readonly string[]): Ranking;
+  /** Each query word as a registry word or none, and the stems in query order ('' for none). */
+  readWords(prepared: PreparedQuery, capitals: readonly string[]): { read: (Hit | undefined)[]; sequence: string[] };
+  /** Per category number, the stems of `sequence` that are its keywords. */
+  keywordStems(sequence: readonly string[], capitals: readonly string[]): Map<number, Set<string>>;
+  /** Per category slug, the not-about entries the query holds. */
+  excluded(stems: readonly string[]): Map<string, string[]>;
+  /** The query's words in capitals that this registry's curator writes in capitals too. */
+  ownCapitals(prepared: PreparedQuery): readonly string[];
+  remembered(): number;
+}
+
+const NONE: ReadonlySet<string> = new Set();
+const NO_EXCLUSIONS: ReadonlyMap<string, readonly string[]> = new Map();
+
+/**
+ * A category's score weighs the query words it knows (rare words, and words from its stronger
+ * fields, count more) against the query words that point elsewhere or nowhere; misspelt words
+ * are corrected against the registry's vocabulary.
+ */
+export function createScorer(ix: MatcherIndex, rules: MatcherRules, spelling: () => SpellingIndex): Scorer {
+  const { slugs, terms, spellings, keywords, rarest } = ix;
+  // Scratch space for rank(), reused by every query (ranking is synchronous).
+  const size = slugs.length;
+  const tally = {
+    evidence: new Float64Array(size),
+    own: new Float64Array(size),
+    shared: new Int32Array(size),
+    named: new Int32Array(size),
+    described: new Int32Array(size),
+    touched: new Int32Array(size),
+    mark: new Uint32Array(size),
+    round: 1,
+  };
+  // Misspelt and unknown words recur across queries; remembering what each resolved to spares the
+  // same search. Bounded: emptied when full, so memory stays flat under any traffic.
+  const corrections = new BoundedMemo<string, Hit | null>(MAX_REMEMBERED_WORDS);
+  const typo = (stem: string, edits: number, spelling: string): Hit => ({ stem, term: terms.get(stem)!, factor: 1 - rules.typoPenalty * edits, spelling });
+
+  /** A registry word, exactly or (while `mayCorrect`) through a typo correction; `typo` says which was tried. */
+  function resolve(word: string, exact: string, mayCorrect: boolean): { hit: Hit | undefined; typo: boolean } {
+    const term = terms.get(exact);
+    if (term !== undefined) return { hit: { stem: exact, term, factor: 1 }, typo: false };
+    // A word longer than any registry word by more than two letters is no typo of one: not looked up.
+    // Nor is an everyday English word: "remove" is no typo of "remote", "trust" none of "rust".
+    if (word.length < rules.minTypoLength || word.length > ix.longestWord + 2 || isEverydayWord(word)) return { hit: undefined, typo: false };
+    // A four-letter word is read only as a swap of two neighbouring letters ("rsut"): two lookups
+    // in a map, so it uses none of the query's budget of typo searches.
+    if (word.length < rules.minAnyTypoLength) return { hit: swapped(word), typo: false };
+    if (!mayCorrect) return { hit: undefined, typo: false };
+    return { hit: corrections.get(word, (w) => correct(w) ?? null) ?? undefined, typo: true };
+  }
+
+  /** The registry word a four-letter word is with two neighbouring letters swapped back, the first letter kept. */
+  function swapped(word: string): Hit | undefined {
+    for (let i = 1; i < word.length - 1; i++) {
+      const candidate = word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2);
+      const corrected = spellings.get(candidate);
+      if (corrected !== undefined) return typo(corrected, 1, candidate);
+    }
+    return undefined;
+  }
+
+  /** The registry word `word` is a typo of, if any. */
+  function correct(word: string): Hit | undefined {
+    // "bread" is not a typo of "dread": only words with the same first letter are candidates.
+    for (const { word: candidate, edits } of spelling().candidates(word)) {
+      const corrected = spellings.get(candidate);
+      if (corrected === undefined) continue;
+      // A registry word with letters added at its end is another word, not a slip: "nodev",
+      // "nostro" and "nostra" are not "node" and "nostr".
+      if (word.length > candidate.length && word.startsWith(candidate)) continue;
+      return typo(corrected, edits, candidate);
+    }
+    return undefined;
+  }
+
+  /**
+   * Per category, the stems of `sequence` that are its keywords, alone or as part of a keyword
+   * phrase in a row, or an everyday word both the query and the category write in capitals. One
+   * pass over the query through the keyword index, so the cost follows the query, not the number
+   * of categories.
+   */
+  function keywordStems(sequence: readonly string[], capitals: readonly string[]): Map<number, Set<string>> {
+    const found = new Map<number, Set<string>>();
+    const add = (id: number, stems: readonly string[]) => {
+      const set = found.get(id);
+      if (set === undefined) found.set(id, new Set(stems));
+      else stems.forEach((s) => set.add(s));
+    };
+    let checks = 0;
+    sequence.forEach((s, i) => {
+      if (s === '') return;
+      for (const id of ix.single.get(s) ?? []) add(id, [s]);
+      if (capitals.includes(s)) for (const id of ix.acronyms.get(s) ?? []) add(id, [s]);
+      for (const { id, phrase } of ix.phraseStarts.get(s) ?? []) {
+        if (++checks > MAX_PHRASE_CHECKS) return;
+        if (i + phrase.length <= sequence.length && phrase.every((p, j) => sequence[i + j] === p)) add(id, phrase);
+      }
+    });
+    return found;
+  }
+
+  /**
+   * Per category, the not-about entries the query holds (stemmed). An entry of two words holds in a
+   * row, in its order ("rust game" is not "a game in rust"); an entry of three or more holds in any
+   * order within a run of the query's content words one longer than the entry ("threat assessment
+   * for a school event" holds "school threat assessment"), so that words far apart in a long
+   * request are not read as one phrase.
+   */
+  function excluded(stems: readonly string[]): Map<string, string[]> {
+    const found = new Map<string, string[]>();
+    if (!rules.scopeEntries) return found;
+    const inQuery = new Set(stems);
+    const seen = new Set<string>();
+    let checks = 0;
+    stems.forEach((s) => {
+      if (seen.has(s)) return;
+      seen.add(s);
+      for (const { slug, phrase, entry } of ix.exclusions.get(s) ?? []) {
+        if (++checks > MAX_SCOPE_CHECKS) return;
+        // An entry with a word the query lacks cannot hold: a few set lookups spare the window scan.
+        if (!phrase.every((p) => inQuery.has(p))) continue;
+        // Each entry is indexed by its first stem, and each stem is looked at once: no entry twice.
+        if (holds(stems, phrase)) found.set(slug, [...(found.get(slug) ?? []), entry]);
+      }
+    });
+    return found;
+  }
+
+  /**
+   * Each word of a query as a registry word (exactly, through a typo correction, or as a slip next
+   * to a topic the query names) or none, and the stems in query order ('' for none), for finding
+   * keyword phrases. rank() and explain() both read a query through this.
+   */
+  function readWords({ words, stems }: PreparedQuery, capitals: readonly string[]): { read: (Hit | undefined)[]; sequence: string[] } {
+    const read: (Hit | undefined)[] = [];
+    let typos = 0;
+    for (const [i, word] of words.entries()) {
+      const { hit, typo: tried } = resolve(word, stems[i]!, typos < rules.maxTypoLookups);
+      if (tried) typos++;
+      read.push(hit);
+    }
+    const sequence = read.map((hit) => hit?.stem ?? '');
+    // An everyday word a letter from a word of a topic the query names by a keyword or its name
+    // is a slip for that word ("mcp sever", "pasword manger"): everyday words are otherwise
+    // never corrected ("sever" alone is a word). Within the same budget of lookups.
+    if (!rules.slipsNextToTopic || typos >= rules.maxTypoLookups || !read.some((hit, i) => hit === undefined && isEverydayWord(words[i]!))) return { read, sequence };
+    const named = new Set<number>();
+    for (const id of keywordStems(sequence, capitals).keys()) named.add(id);
+    for (const hit of read) for (const id of hit?.term.ids ?? []) if (keywords[id]!.name.has(hit!.stem)) named.add(id);
+    if (named.size === 0) return { read, sequence };
+    for (const [i, word] of words.entries()) {
+      if (typos >= rules.maxTypoLookups) break;
+      if (read[i] !== undefined || word.length < rules.minAnyTypoLength || !isEverydayWord(word)) continue;
+      typos++;
+      for (const { word: candidate, edits } of spelling().candidates(word)) {
+        // One letter only: a word two letters from a topic's word is another word ("attached" is no "attacker").
+        if (edits > 1) break;
+        const corrected = spellings.get(candidate);
+        if (corrected === undefined || (word.length > candidate.length && word.startsWith(candidate))) continue;
+        const term = terms.get(corrected)!;
+        if (!term.ids.some((id) => named.has(id))) continue;
+        read[i] = typo(corrected, edits, candidate);
+        sequence[i] = corrected;
+        break;
+      }
+    }
+    return { read, sequence };
+  }
+
+  function ownCapitals({ capitals }: PreparedQuery): readonly string[] {
+    return capitals.length === 0 ? capitals : capitals.filter((c) => ix.acronyms.has(c));
+  }
+
+  function rank(prepared: PreparedQuery, capitals: readonly string[]): Ranking {
+    const { words, stems, intents } = prepared;
+    const hits = new Map<string, Hit>();
+    let unknown = 0;
+    let unnamed = 0;
+    const { read, sequence } = readWords(prepared, capitals);
+    for (const [i, hit] of read.entries()) {
+      if (hit === undefined) {
+        // A misspelt filler word ("tutoriall", "explaned") is filler: it says nothing either way.
+        if (isStopWordSlip(words[i]!)) continue;
+        if (isNameLike(words[i]!)) unnamed++;
+        else unknown++;
+        continue;
+      }
+      if ((hits.get(hit.stem)?.factor ?? 0) < hit.factor) hits.set(hit.stem, hit);
+    }
+    // The words that say something: filler slips aside.
+    const considered = hits.size + unknown + unnamed;
+    // A keyword weighs as much against the other categories as it weighs for its own.
+    const strongById = keywordStems(sequence, capitals);
+    // "go go" is one word too.
+    const distinct = new Set(stems).size;
+    const strongAnywhere = strongById.size === 0 ? NONE : new Set([...strongById.values()].flatMap((set) => [...set]));
+
+    // One pass over the hits and the categories each names (an inverted index): a category's
+    // evidence is what its own words weigh; what weighs against it is every other hit, that is
+    // the total of all hits less its own. Counted in typed arrays by category number, reset only
+    // where touched: a category costs a few additions per query word it shares, whatever the
+    // size of the registry.
+    let touchedCount = 0;
+    let total = 0;
+    for (const hit of hits.values()) {
+      const strongHere = strongAnywhere.has(hit.stem);
+      const weight = hit.term.weight * (strongHere ? rules.keywordWeight : 1);
+      total += weight;
+      const { ids, fields } = hit.term;
+      for (let i = 0; i < ids.length; i++) {
+        const id = ids[i]!;
+        const strong = strongById.get(id);
+        if (keywords[id]!.phraseOnly.has(hit.stem) && strong?.has(hit.stem) !== true) continue;
+        if (tally.mark[id] !== tally.round) {
+          tally.mark[id] = tally.round;
+          tally.touched[touchedCount++] = id;
+          tally.evidence[id] = 0;
+          tally.own[id] = 0;
+          tally.shared[id] = 0;
+          tally.named[id] = 0;
+          tally.described[id] = 0;
+        }
+        tally.evidence[id]! += hit.term.weight * hit.factor * (strongHere && strong?.has(hit.stem) === true ? rules.keywordWeight : fields[i]!);
+        tally.own[id]! += weight;
+        tally.shared[id]!++;
+        if (keywords[id]!.name.has(hit.stem)) tally.named[id]!++;
+        if (keywords[id]!.described.has(hit.stem)) tally.described[id]!++;
+      }
+    }
+    tally.round = (tally.round % 0xffff_fffe) + 1;
+    const outOfScope = ix.exclusions.size === 0 ? NO_EXCLUSIONS : excluded(stems);
+    // Ties go to the category whose own name holds more of the query's words ("rust"), then to
+    // one the query holds a keyword of, then by slug. Only the best few are ever used: kept in one
+    // pass rather than sorting every candidate.
+    type Ranked = MatchCandidate & { id: number; named: number; anchored: boolean; shared: number };
+    const before = (a: Ranked, b: Ranked) => b.score - a.score || b.named - a.named || Number(b.anchored) - Number(a.anchored) || (a.slug < b.slug ? -1 : 1);
+    const best: Ranked[] = [];
+    // What a decline names: the best few by score, including categories the rules above keep
+    // from answering (a word or two in common is too little to answer with, enough to suggest).
+    const nearby: Ranked[] = [];
+    const keep = (list: Ranked[], c: Ranked) => {
+      if (list.length === MAX_CANDIDATES && before(c, list[MAX_CANDIDATES - 1]!) > 0) return;
+      let at = list.length;
+      while (at > 0 && before(c, list[at - 1]!) < 0) at--;
+      list.splice(at, 0, c);
+      if (list.length > MAX_CANDIDATES) list.pop();
+    };
+    for (let t = 0; t < touchedCount; t++) {
+      const id = tally.touched[t]!;
+      const slug = slugs[id]!;
+      // The curator said the category is not about this: a query that names it is about something else.
+      if (outOfScope.has(slug)) continue;
+      const [evidence, own, shared, named] = [tally.evidence[id]!, tally.own[id]!, tally.shared[id]!, tally.named[id]!];
+      const strong = strongById.get(id) ?? NONE;
+      // Strong evidence: a keyword, or everyday words worth at least two words unique to this category.
+      const perUnknown = strong.size > 0 || (shared > 1 && evidence >= 2 * rarest) ? rules.unknownWeightStrong : rules.unknownWeightWeak;
+      let intent = 0;
+      for (const s of intents) if (!keywords[id]!.all.has(s)) intent++;
+      // Long requests carry more context words: their weight grows with the square root of their number.
+      const against =
+        total -
+        own +
+        Math.sqrt(unknown) * perUnknown * rarest +
+        Math.sqrt(unnamed) * (strong.size > 0 ? rules.nameWeightNamed : rules.nameWeightUnnamed) * rarest +
+        intent * rules.intentWeight * rarest;
+      let score = evidence / (evidence + against);
+      // In a short query every word was chosen: when the category explains fewer than half of
+      // them, the others say what is asked ("svelte dresses for petite women"), and the score
+      // falls with the share it explains. A long request's background words are not held against it.
+      if (considered <= rules.shortQueryWords) {
+        const explained = shared / considered;
+        if (explained < rules.minExplained) score *= explained / rules.minExplained;
+      }
+      const c = { id, slug, score: round(score), named, anchored: strong.size > 0 || named > 0, shared };
+      keep(nearby, c);
+      if (rules.contextNeedsStrongerEvidence && shared <= 2 && strong.size === 0 && tally.described[id] === 0) continue;
+      // "best way to learn Go": one word its description or example questions happen to use ("what could go wrong") is no topic.
+      if (rules.oneWordNeedsName && distinct === 1 && strong.size === 0 && named === 0) continue;
+      keep(best, c);
+    }
+    const [first, second] = best;
+    const candidates = best.map(({ slug, score }) => Object.freeze({ slug, score }));
+    const suggestions = nearby.map(({ slug, score }) => Object.freeze({ slug, score }));
+    // One word that is, or was read as, an everyday word ("keys", "kyes"): too vague if it is the whole query.
+    const only = words.length === 1 ? hits.values().next().value : undefined;
+    // A word in capitals the curator writes so too ("STRIDE") is a name, not an everyday word.
+    const vague = words.length === 1 && capitals.length === 0 && (isEverydayWord(words[0]!) || (only?.spelling !== undefined && isEverydayWord(only.spelling)));
+    // The query names the leader and not the runner-up: a word of the leader's name, or one of its
+    // keywords, that the runner-up's own words (name, description, tags) do not use ("rust" in
+    // "write a web api in rust"). A word both describe themselves with ("security") names neither.
+    const byTopic =
+      first !== undefined &&
+      second !== undefined &&
+      !second.anchored &&
+      // In an exact tie (most often two categories that each explain every word, at 1) the leader
+      // needs its name and a keyword ("run my own email server" is Self-Hosted Email's, not a topic
+      // whose example questions use "run", "email" and "server"); "server setup" names nothing.
+      (first.score > second.score || (first.named > 0 && strongById.has(first.id))) &&
+      [...hits.values()].some((h) => (keywords[first.id]!.name.has(h.stem) || strongById.get(first.id)?.has(h.stem) === true) && !keywords[second.id]!.described.has(h.stem));
+    return { candidates, suggestions, byTopic, vague, leaderWords: first?.shared ?? 0 };
+  }
+
+  return { rank, readWords, keywordStems, excluded, ownCapitals, remembered: () => corrections.size };
+}
+
+/** Whether the query's stems hold a not-about entry's (see excluded()). */
+function holds(stems: readonly string[], phrase: readonly string[]): boolean {
+  if (phrase.length < 3) return stems.some((_, i) => phrase.every((p, j) => stems[i + j] === p));
+  const span = Math.min(phrase.length + 1, stems.length);
+  for (let start = 0; start + span <= stems.length; start++) {
+    const run = stems.slice(start, start + span);
+    if (phrase.every((p) => run.includes(p))) return true;
+  }
+  return false;
+}
+
+/** An unknown word that is no everyday word, of letters: a name, as far as the matcher can tell. */
+function isNameLike(word: string): boolean {
+  return word.length >= 3 && /[a-z]/.test(word) && !isEverydayWord(word);
+}
+
+/** Scores are reported to agents; three decimals also make ties exact. */
+export function round(n: number): number {
+  return Math.round(n * 1000) / 1000;
+}

@@ -1,0 +1,106 @@
+import t from 'tap';
+import { buildMatcher, RULES, RULE_SWITCHES, type MatcherRules } from '../../../src/matcher/matcher.js';
+import { validateRegistry } from '../../../src/registry/validate.js';
+
+/** A first registry as a curator new to the tool writes one: few keywords, a few example questions. */
+const source = (rank: number, name: string, why: string) => ({ rank, name, url: `https://example.org/${rank}/${encodeURIComponent(name)}`, type: 'article', why });
+const data = {
+  version: '1.0.0',
+  updated: '2026-11-26',
+  curator: { name: 'Test curator', pubkey: '' },
+  endorsements: [],
+  categories: {
+    'amateur-astronomy': {
+      name: 'Amateur Astronomy',
+      description: 'Choosing and using a first telescope, finding objects in the night sky and observing planets and galaxies.',
+      tags: ['astronomy', 'telescopes'],
+      keywords: ['telescope', 'dobsonian', 'star chart', 'collimation'],
+      queryPatterns: ['which telescope should I buy first', 'how do I find the andromeda galaxy'],
+      notAbout: [],
+      sources: [source(1, 'Sky & Telescope: Getting started', 'Observing guides for beginners.'), source(2, 'Cloudy Nights forums', 'Experienced observers answer equipment questions.'), source(3, 'Stellarium', 'A free planetarium program to plan a night.')],
+    },
+    'used-car-buying': {
+      name: 'Buying a Used Car',
+      description: 'Checking, pricing and negotiating a used car: inspections, history reports and fair prices.',
+      tags: ['cars', 'buying'],
+      keywords: ['vehicle history report', 'pre-purchase inspection'],
+      queryPatterns: ['what is a fair price for a used car', 'what to check before buying a used car'],
+      notAbout: [],
+      sources: [source(1, 'Consumer Reports: Used cars', 'Reliability data and buying advice.'), source(2, 'Edmunds: Used car buying guide', 'Steps from search to purchase.'), source(3, 'NHTSA recalls', 'Check a vehicle for open recalls.')],
+    },
+    knitting: {
+      name: 'Knitting',
+      description: 'Learning to knit: casting on, the knit and purl stitches, reading patterns and fixing mistakes.',
+      tags: ['crafts'],
+      keywords: ['purl', 'cast on'],
+      queryPatterns: ['how do I fix a dropped stitch'],
+      notAbout: [],
+      sources: [source(1, 'Knitting Help', 'Videos of every stitch.'), source(2, 'Very Pink Knits', 'Patterns with video lessons.'), source(3, 'Ravelry', 'Patterns and a community of knitters.')],
+    },
+    'home-coffee': {
+      name: 'Home Coffee Brewing',
+      description: 'Brewing good coffee at home: grinders, pour-over, French press and espresso basics.',
+      tags: ['coffee', 'brewing'],
+      keywords: ['pour-over', 'french press', 'burr grinder'],
+      queryPatterns: ['how fine should I grind for pour-over'],
+      notAbout: [],
+      sources: [source(1, 'James Hoffmann: brewing videos', 'Clear explanations of every brew method.'), source(2, 'Barista Hustle', 'Brewing science in depth.'), source(3, 'Coffee ad Astra', 'Extraction explained with data.')],
+    },
+  },
+};
+
+function matcherWith(overrides: Partial<MatcherRules> = {}) {
+  const check = validateRegistry(JSON.parse(JSON.stringify(data)));
+  if (!check.ok) throw new Error(check.problems.join());
+  const rules = { ...RULES, ...overrides };
+  return buildMatcher(check.registry, rules.threshold, { rules });
+}
+const matcher = matcherWith();
+
+t.test("asking with a category's slug or its name returns that category; turned off, the words alone decide", async (t) => {
+  for (const query of ['used-car-buying', 'Buying a Used Car', 'AMATEUR ASTRONOMY', 'home coffee brewing']) {
+    const outcome = matcher.match(query);
+    t.match(outcome, { kind: 'match', score: 1 }, query);
+  }
+  t.equal((matcher.match('used-car-buying') as { slug?: string }).slug, 'used-car-buying');
+  t.match(matcher.match('knitting'), { kind: 'match', slug: 'knitting' }, 'a name that is one everyday word');
+  t.match(matcherWith({ slugOrNameAsks: false }).match('knitting'), { kind: 'no-match', reason: 'too-vague' }, 'without the rule, one everyday word is too vague');
+});
+
+t.test('a question about prices, a shop near me or jobs is declined unless the category itself speaks of it', async (t) => {
+  t.match(matcher.match('which telescope should I buy first as a beginner'), { kind: 'match', slug: 'amateur-astronomy' }, 'buying advice is a guide’s matter');
+  for (const query of ['telescope prices this week', 'telescope shop near me', 'astronomy jobs hourly pay']) {
+    t.match(matcher.match(query), { kind: 'no-match' }, query);
+  }
+  t.match(matcher.match('fair prices for a used car with a vehicle history report'), { kind: 'match', slug: 'used-car-buying' }, 'a category about prices explains the word');
+  t.match(matcherWith({ intentWeight: 0 }).match('telescope prices this week'), { kind: 'match', slug: 'amateur-astronomy' }, 'weighted 0, the word counts as any unknown word');
+});
+
+t.test('in a short query, a category that explains fewer than half of the words is scaled down', async (t) => {
+  t.match(matcher.match('dobsonian dresses for petite women'), { kind: 'no-match' }, 'one keyword among four words it does not explain');
+  t.match(matcher.match('french press grind size'), { kind: 'match', slug: 'home-coffee' });
+  t.match(matcherWith({ minExplained: 0 }).match('dobsonian dresses for petite women'), { kind: 'match', slug: 'amateur-astronomy' }, 'without the rule the keyword wins');
+});
+
+t.test('a decline names up to three candidates, answerable ones first, including categories that share too little to answer', async (t) => {
+  const outcome = matcher.match('galaxy coffee car');
+  t.equal(outcome.kind, 'no-match');
+  if (outcome.kind !== 'no-match') return;
+  t.ok(outcome.candidates.length > 0 && outcome.candidates.length <= 3, `${outcome.candidates.length} candidates`);
+  t.same(new Set(outcome.candidates.map((c) => c.slug)).size, outcome.candidates.length, 'no category twice');
+  const nothing = matcher.match('xyzzy plugh');
+  t.same(nothing.kind === 'no-match' && nothing.candidates, [], 'nothing shared: none named');
+});
+
+t.test('the sources a curator chose widen what the category knows; weighted 0 they are not read', async (t) => {
+  // "stellarium" is only in a source's name.
+  t.match(matcher.explain('stellarium night sky planning').forCategory, [{ word: 'stellarium' }]);
+  t.notOk(matcherWith({ sourceWeight: 0 }).explain('stellarium night sky planning').forCategory.some((w) => w.word === 'stellarium'));
+});
+
+t.test('every switch in RULES is a boolean the matcher reads (the ablation turns each off)', async (t) => {
+  t.ok(RULE_SWITCHES.length >= 6);
+  for (const name of RULE_SWITCHES) {
+    t.doesNotThrow(() => matcherWith({ [name]: false }).match('which telescope should I buy first'), name);
+  }
+});
