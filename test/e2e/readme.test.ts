@@ -135,7 +135,7 @@ t.test('README: two servers on one machine, one endorsing the other, answer get_
 t.test('README: the curator commands to see what the matcher does work as written', async (t) => {
   const query = await shell(block('check registry.json --query'));
   t.match(query.stdout, /^match: bitcoin-node-setup \(score/m);
-  t.match(query.stdout, /nodee \(read as node\)/);
+  t.match(query.stdout, /nodde \(read as node\)/);
   // Outside coverage (env -u): npm run eval compiles our sources with tsx, whose source maps place
   // functions elsewhere than tap's compiler does, and coverage then counts each twice, once never run.
   const scored = await run('env', ['-u', 'NODE_OPTIONS', '-u', 'NODE_V8_COVERAGE', 'sh', '-e', '-c', block('npm run eval -- --registry')], { cwd: ROOT, env, timeout: 60_000 });

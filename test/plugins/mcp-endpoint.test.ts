@@ -336,7 +336,7 @@ t.test('get_sources: an honest no-match', async (t) => {
 
   const weak = await callTool(app, session, 'get_sources', { query: 'learn rust lifetimes for my job interview', threshold: 0.99 });
   t.equal(weak.json.result?.isError, true, 'a per-call threshold can reject');
-  t.match(weak.json.result!.content[0]!.text, /The closest is rust-learning with score 0\.\d+, below the threshold 0\.99/);
+  t.match(weak.json.result!.content[0]!.text, /the closest is rust-learning with score 0\.\d+, below the threshold 0\.99/);
 
   const empty = await callTool(app, session, 'get_sources', { query: '   the of   ' });
   t.equal(empty.json.result?.isError, true);
@@ -494,7 +494,7 @@ t.test('tools on a registry with endorsements, and on an empty one', async (t) =
   t.equal((await callTool(bare, s2, 'list_categories')).json.result!.content[0]!.text, 'The registry has no categories yet.');
   const none = await callTool(bare, s2, 'get_sources', { query: 'learn rust' });
   t.equal(none.json.result?.isError, true);
-  t.match(none.json.result!.content[0]!.text, /No category shares any words with it\. .*The registry has no categories yet\./);
+  t.match(none.json.result!.content[0]!.text, /no category shares any words with it\. .*The registry has no categories yet\./);
   t.equal((await bare.inject({ method: 'GET', url: '/health' })).json().categories, 0);
 });
 

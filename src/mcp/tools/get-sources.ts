@@ -188,7 +188,9 @@ function describeNoMatch(
     why =
       `No category matches "${clip(query)}" well enough` +
       (outcome.closest === null
-        ? ': no category shares any words with it.'
+        ? candidates.length === 0
+          ? ': no category shares any words with it.'
+          : ': no category shares enough of its words to answer.'
         : `: the closest is ${outcome.closest.slug} with score ${outcome.closest.score.toFixed(3)}, below the threshold ${outcome.threshold.toFixed(2)}.`);
   }
   return failure(`${why}${named}${candidates.length === 0 ? ' ' : ''}Otherwise rephrase with the topic's main words, or call list_categories. ${available}`, data);

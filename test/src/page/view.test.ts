@@ -82,7 +82,7 @@ t.test('named outcomes: a topic finds its category, nonsense and empty queries d
 
   const nonsense = searchView(catalog, 'xyzzy plugh quux');
   t.equal(nonsense.kind, 'no-match');
-  t.match(nonsense.kind === 'no-match' && nonsense.message, /^No category matches "xyzzy plugh quux" well enough: no category shares any words with it\./);
+  t.match(nonsense.kind === 'no-match' && nonsense.message, /^No category matches "xyzzy plugh quux" well enough: no category shares enough of its words to answer\./);
 
   for (const query of ['', '   ', 'how do I the a of to and']) {
     const empty = searchView(catalog, query);
