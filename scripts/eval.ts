@@ -53,7 +53,12 @@ const registriesDir = option('registries');
 if (registriesDir !== undefined) {
   const only = option('only') ?? 'tune';
   const { readdirSync } = await import('node:fs');
-  const folders = readdirSync(registriesDir, { withFileTypes: true }).filter((d) => d.isDirectory() && d.name.startsWith(`${only}-`)).map((d) => d.name).sort();
+  // `--only blind` takes every blind-* folder; `--only blind-i,blind-j` those folders alone.
+  const wanted = only.split(',');
+  const folders = readdirSync(registriesDir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && wanted.some((w) => d.name === w || d.name.startsWith(`${w}-`)))
+    .map((d) => d.name)
+    .sort();
   const pct2 = (x: number) => x.toFixed(2);
   console.log(`# ${only} registries in ${registriesDir} (${new Date().toISOString().slice(0, 10)}, Node ${process.version})`);
   console.log('| registry | categories | queries | first answer on-topic | declined | confident wrong | right within two calls | by kind |');

@@ -4,10 +4,11 @@ import { readRegistry } from '../registry/load.js';
 import { buildMatcher, type Explanation } from '../matcher/matcher.js';
 import { rulesFromEnv, takeOption, type CliIo } from './io.js';
 import { checkLinks } from './links.js';
-import { lint } from './lint.js';
+import { ignoredWordsOf, lint } from './lint.js';
+import { STOP_WORDS } from '../matcher/stop-words.js';
 
 export const CHECK_USAGE =
-  'check <registry.json> [--strict] [--query TEXT] [--links]   validate a registry with the server\'s rules and lint it (--strict: warnings fail too; query patterns are judged at MATCH_THRESHOLD, as the server would); --query: what the matcher answers for TEXT on this file, and which words decided it; --links: visit every source URL and report dead links, moves to another site and TLS failures';
+  'check <registry.json> [--strict] [--query TEXT] [--links] | check --ignored-words   validate a registry with the server\'s rules and lint it (--strict: warnings fail too; query patterns are judged at MATCH_THRESHOLD, as the server would); --query: what the matcher answers for TEXT on this file, and which words decided it; --links: visit every source URL and report dead links, moves to another site and TLS failures; --ignored-words: the words the matcher ignores, in queries and registries alike';
 
 /** The server's threshold: MATCH_THRESHOLD when set (empty means default, as for the server). */
 function matchThreshold(text: string | undefined): number | undefined {
@@ -35,7 +36,10 @@ function explainQuery({ outcome, forCategory, against, unknown, outOfScope }: Ex
             'too-vague': 'a single everyday word, too vague to answer',
           }[outcome.reason];
     io.out(`no match: ${why}; closest: ${outcome.closest === null ? 'none' : `${outcome.closest.slug} (score ${outcome.closest.score.toFixed(3)})`}`);
+    io.out(`candidates named: ${outcome.candidates.length === 0 ? 'none' : outcome.candidates.map((c) => `${c.slug} (score ${c.score.toFixed(3)})`).join(', ')}`);
   }
+  const ignored = ignoredWordsOf(query);
+  io.out(`words ignored (see check --ignored-words): ${ignored.length === 0 ? 'none' : ignored.join(', ')}`);
   const shown = forCategory.map((w) => `${w.word}${w.corrected === undefined ? '' : ` (read as ${w.corrected})`} ${w.weight.toFixed(2)}${w.keyword ? ' keyword' : ''}`);
   io.out(`words for it: ${shown.length === 0 ? 'none' : shown.join(', ')}`);
   io.out(`words for other categories only (against it): ${against.length === 0 ? 'none' : against.join(', ')}`);
@@ -46,6 +50,11 @@ function explainQuery({ outcome, forCategory, against, unknown, outOfScope }: Ex
 
 /** The server's own load (without a server key), then the lints. Errors exit 1; warnings only with --strict. */
 export async function check(argv: readonly string[], io: CliIo): Promise<number> {
+  if (argv.length === 1 && argv[0] === '--ignored-words') {
+    io.out([...STOP_WORDS].sort().join(' '));
+    io.out('(and every single letter; a hyphened letter joins its word: "z-wave" is "zwave")');
+    return 0;
+  }
   const { value: query, rest: args } = takeOption(argv, 'query');
   if (argv.includes('--query') && query === undefined) {
     io.err(`usage: three-good-sources ${CHECK_USAGE}`);

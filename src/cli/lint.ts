@@ -1,5 +1,5 @@
 import { DEFAULT_THRESHOLD, buildMatcher } from '../matcher/matcher.js';
-import { contentWords, stem } from '../matcher/normalize.js';
+import { contentWords, normalizeText, stem } from '../matcher/normalize.js';
 import { categoryPath, entryLabel, sourceByRank } from '../registry/paths.js';
 import type { Registry } from '../registry/types.js';
 import { isEverydayWord } from '../matcher/everyday-words.js';
@@ -52,22 +52,37 @@ function sharedUrls(registry: Registry): string[] {
   return warnings;
 }
 
+/** The words of a text the matcher ignores (stop words, single letters), each once, in order. */
+export function ignoredWordsOf(text: string): string[] {
+  const kept = new Set(contentWords(text));
+  return [...new Set(normalizeText(text).split(' ').filter((w) => w !== '' && !kept.has(w)))];
+}
+
 /**
  * A keyword counts three times as much as other words, for its category and against the others:
- * an everyday word alone ("rust", "email") would pull "rust removal" or "email etiquette" in.
+ * an everyday word alone ("rust", "email") would pull "rust removal" or "email etiquette" in,
+ * unless it is the topic's own word, which the category's name, description or tags then use
+ * ("telescope" in a category about choosing a first telescope). Advice never says to remove a
+ * word the category's own text supports. (A phrase of several words is read whole: its stop words
+ * count inside it, "first aid", and its function words only join it, "power of attorney".)
  */
 function everydayKeywords(registry: Registry): string[] {
   const warnings: string[] = [];
   for (const [slug, c] of Object.entries(registry.categories)) {
+    const described = new Set(contentWords([slug.replace(/-/g, ' '), c.name, c.description, ...c.tags].join(' ')).map(stem));
     c.keywords.forEach((keyword, i) => {
+      const where = categoryPath(slug, entryLabel('keywords', i));
       const words = contentWords(keyword);
+      const ignored = ignoredWordsOf(keyword);
       const word = words[0];
       if (words.length === 1 && isEverydayWord(word!)) {
+        if (described.has(stem(word!))) return;
         // The matcher drops single letters and filler ("z-wave" is "wave" to it): say what it sees.
-        const seen = word === keyword.trim().toLowerCase() ? `"${keyword}" is` : `"${keyword}" is, to the matcher, the single word "${word}",`;
+        const seen = word === keyword.trim().toLowerCase() ? `"${keyword}" is` : `"${keyword}" is, to the matcher, the single word "${word}" (it ignores ${ignored.map((w) => `"${w}"`).join(', ')}),`;
         warnings.push(
-          `${categoryPath(slug, entryLabel('keywords', i))}: ${seen} an everyday English word with other meanings; ` +
-            'make it a phrase of this topic (as "rust" goes in "rust lifetimes") or move it to the query patterns',
+          `${where}: ${seen} an everyday English word with other meanings that the category's name, description and tags do not use, ` +
+            'so as a keyword it pulls in questions about its other meanings. If it is this topic\'s own word, say so in the description ' +
+            '(then it is no longer flagged); otherwise make it a phrase of this topic (as "rust" goes in "rust lifetimes")',
         );
       }
     });

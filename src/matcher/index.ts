@@ -1,6 +1,7 @@
 import type { Category, Registry } from '../registry/types.js';
 import { capitalizedEverydayWords, contentWords, normalizeText, stem, unfold } from './normalize.js';
 import type { MatcherRules } from './rules.js';
+import { FUNCTION_WORDS, SOFT_STOP_WORDS } from './stop-words.js';
 
 /**
  * What a registry may make the matcher hold, when given (for peers' copies): a copy beyond them is
@@ -47,6 +48,21 @@ export interface Keywords {
   readonly acronyms: ReadonlySet<string>;
 }
 
+export interface SoftPhrase {
+  readonly id: number;
+  readonly phrase: readonly string[];
+  readonly soft: readonly string[];
+  /** From the category's name or slug, not a keyword. */
+  readonly named: boolean;
+}
+
+/** A curator's phrase as the matcher reads it inside a query: function words out, stop words kept. */
+export function softPhraseOf(text: string): { phrase: string[]; soft: string[] } | undefined {
+  const tokens = normalizeText(text).split(' ').filter((w) => w.length > 1 && !FUNCTION_WORDS.has(w));
+  if (tokens.length < 2 || !tokens.some((w) => SOFT_STOP_WORDS.has(w))) return undefined;
+  return { phrase: tokens.map(stem), soft: [...new Set(tokens.filter((w) => SOFT_STOP_WORDS.has(w)).map(stem))] };
+}
+
 export interface Exclusion {
   readonly slug: string;
   readonly phrase: readonly string[];
@@ -69,6 +85,14 @@ export interface MatcherIndex {
   readonly phraseStarts: ReadonlyMap<string, readonly { readonly id: number; readonly phrase: readonly string[] }[]>;
   /** Not-about entries as stem sequences, by their first stem. */
   readonly exclusions: ReadonlyMap<string, readonly Exclusion[]>;
+  /**
+   * Names and keywords that hold a stop word other than a function word ("first aid", "day
+   * hiking", "Next.js"), as stem sequences without function words, by their first stem; `soft`:
+   * the stems of those stop words, which count for the category only inside the whole phrase.
+   */
+  readonly softPhrases: ReadonlyMap<string, readonly SoftPhrase[]>;
+  /** Per category, the stop words of its name's phrase, as scoring keys them ("~day"): they name it. */
+  readonly namedSoft: readonly ReadonlySet<string>[];
   /** Each category by its slug and by its name, normalised ("rust learning"): a query that is one of them asks for it. */
   readonly byTitle: ReadonlyMap<string, number>;
   readonly longestWord: number;
@@ -169,6 +193,20 @@ export function* indexSteps(registry: Registry, rules: MatcherRules, limits: Ind
     for (const s of k.acronyms) push(acronyms, s, id);
     for (const phrase of k.phrases) push(phraseStarts, phrase[0]!, { id, phrase });
   }
+  const softPhrases = new Map<string, SoftPhrase[]>();
+  const namedSoft = slugs.map(() => new Set<string>());
+  for (const [id, slug] of slugs.entries()) {
+    const c = registry.categories[slug] as Category;
+    const seen = new Set<string>();
+    for (const [text, named] of [[slug.replace(/-/g, ' '), true], [c.name, true], ...c.keywords.map((k): [string, boolean] => [k, false])] as const) {
+      yield;
+      const soft = softPhraseOf(text);
+      if (soft === undefined || seen.has(soft.phrase.join(' '))) continue;
+      seen.add(soft.phrase.join(' '));
+      push(softPhrases, soft.phrase[0]!, { id, ...soft, named });
+      if (named) for (const w of soft.soft) namedSoft[id]!.add(`~${w}`);
+    }
+  }
   const exclusions = new Map<string, Exclusion[]>();
   for (const slug of slugs) {
     for (const entry of (registry.categories[slug] as Category).notAbout ?? []) {
@@ -178,12 +216,12 @@ export function* indexSteps(registry: Registry, rules: MatcherRules, limits: Ind
     }
   }
   if (limits !== undefined) {
-    for (const [what, index] of [['keyword phrases', phraseStarts], ['not-about entries', exclusions]] as const) {
+    for (const [what, index] of [['keyword phrases', phraseStarts], ['not-about entries', exclusions], ['phrases with stop words', softPhrases]] as const) {
       for (const list of index.values()) if (list.length > limits.phrasesPerWord) throw new IndexTooLarge(`more than ${limits.phrasesPerWord} ${what} starting with the same word`);
     }
   }
   let longestWord = 0;
   for (const w of spellings.keys()) longestWord = Math.max(longestWord, w.length);
   const rarest = Math.log(1 + Math.max(slugs.length, 1));
-  return { registry, slugs, idOfSlug, terms, spellings, keywords, single, acronyms, phraseStarts, exclusions, byTitle, longestWord, rarest };
+  return { registry, slugs, idOfSlug, terms, spellings, keywords, single, acronyms, phraseStarts, exclusions, softPhrases, namedSoft, byTitle, longestWord, rarest };
 }

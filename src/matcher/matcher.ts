@@ -86,9 +86,10 @@ function* matcherSteps(registry: Registry, defaultThreshold: number, options: Ma
       if (early !== undefined) return early;
       // Capitals this registry's curator writes too change the ranking: they are part of what it is
       // remembered by. Others are not, so "LEARN RUST" is remembered as "learn rust". So are the
-      // intent words ("near me" leaves only "near" among the content words).
+      // intent words ("near me" leaves only "near" among the content words), and the words that
+      // may complete a curator's phrase ("first aid" is "aid" among the content words).
       const capitals = scorer.ownCapitals(prepared);
-      const remembered = `${prepared.key}\u0000${capitals.join(' ')}\u0000${prepared.intents.join(' ')}`;
+      const remembered = `${prepared.key}\u0000${capitals.join(' ')}\u0000${prepared.intents.join(' ')}\u0000${prepared.phraseWords.join(' ')}`;
       const ranking = rankings.get(remembered, () => Object.freeze(scorer.rank(prepared, capitals)));
       return decide(ix, ranking, prepared, threshold, rules);
     },

@@ -1,5 +1,6 @@
 import { intentWordsOf } from './intent-words.js';
 import { capitalizedEverydayWords, contentWordsOf, foldUnfolded, stem, unfold } from './normalize.js';
+import { FUNCTION_WORDS, SOFT_STOP_WORDS } from './stop-words.js';
 
 /** The longest query the matcher reads, counted after normalisation (some characters unfold into several). */
 export const MAX_NORMALIZED_LENGTH = 1000;
@@ -26,18 +27,25 @@ export interface PreparedQuery {
   readonly capitals: readonly string[];
   /** Stems of its words that ask for a transaction (a price, a shop near me, a job): see intent-words.ts. */
   readonly intents: readonly string[];
+  /**
+   * The query's words in order, function words left out and stemmed, when it holds a stop word
+   * that a curator's phrase may use ("first aid", "day hike"); empty otherwise.
+   */
+  readonly phraseWords: readonly string[];
 }
 
 /** Normalised first, then measured: the length limit holds for what the matcher actually reads. */
 export function prepareQuery(query: string): PreparedQuery {
   const unfolded = unfold(query);
   const text = foldUnfolded(unfolded);
-  if (text.length > MAX_NORMALIZED_LENGTH) return { tooLong: true, text: '', words: [], stems: [], key: '', oneWord: false, capitals: [], intents: [] };
+  if (text.length > MAX_NORMALIZED_LENGTH) return { tooLong: true, text: '', words: [], stems: [], key: '', oneWord: false, capitals: [], intents: [], phraseWords: [] };
   // A real request names its topic in its first few dozen words; the rest would only add cost.
   const words = contentWordsOf(text).slice(0, MAX_CONTENT_WORDS);
   const oneWord = words.length === 1 && !/\S\s+\S/.test(text.trim());
   const stems = words.map(stem);
   const capitals = capitalizedEverydayWords(unfolded).filter((c) => stems.includes(c));
   const intents = intentWordsOf(words, text).map(stem);
-  return { tooLong: false, text, words, stems, key: words.join(' '), oneWord, capitals, intents };
+  const tokens = text.split(' ').filter((w) => w.length > 1 && !FUNCTION_WORDS.has(w)).slice(0, 2 * MAX_CONTENT_WORDS);
+  const phraseWords = tokens.some((w) => SOFT_STOP_WORDS.has(w)) ? tokens.map(stem) : [];
+  return { tooLong: false, text, words, stems, key: words.join(' '), oneWord, capitals, intents, phraseWords };
 }

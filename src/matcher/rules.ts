@@ -86,6 +86,11 @@ export interface MatcherRules {
   readonly scopeEntries: boolean;
   /** Asking with a category's slug or exact name returns that category. */
   readonly slugOrNameAsks: boolean;
+  /**
+   * A stop word inside a curator's phrase ("first aid", "day hiking", "Next.js") counts for the
+   * category when the whole phrase is in the query: the curator chose that word.
+   */
+  readonly stopWordsInPhrases: boolean;
 }
 
 export const RULES: MatcherRules = Object.freeze({
@@ -115,6 +120,7 @@ export const RULES: MatcherRules = Object.freeze({
   slipsNextToTopic: true,
   scopeEntries: true,
   slugOrNameAsks: true,
+  stopWordsInPhrases: true,
 });
 
 /** The switches, by name: what the ablation turns off one at a time. */

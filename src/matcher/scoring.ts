@@ -220,6 +220,20 @@ export function createScorer(ix: MatcherIndex, rules: MatcherRules, spelling: ()
     return { read, sequence };
   }
 
+  /** Per stop word (stemmed) of a curator's phrase found whole in the query, the categories whose phrase it is. */
+  function softPhraseHits(sequence: readonly string[]): Map<string, Set<number>> {
+    const found = new Map<string, Set<number>>();
+    let checks = 0;
+    sequence.forEach((s, i) => {
+      for (const { id, phrase, soft } of ix.softPhrases.get(s) ?? []) {
+        if (++checks > MAX_PHRASE_CHECKS) return;
+        if (i + phrase.length > sequence.length || !phrase.every((p, j) => sequence[i + j] === p)) continue;
+        for (const w of soft) found.set(w, (found.get(w) ?? new Set()).add(id));
+      }
+    });
+    return found;
+  }
+
   function ownCapitals({ capitals }: PreparedQuery): readonly string[] {
     return capitals.length === 0 ? capitals : capitals.filter((c) => ix.acronyms.has(c));
   }
@@ -244,6 +258,21 @@ export function createScorer(ix: MatcherIndex, rules: MatcherRules, spelling: ()
     const considered = hits.size + unknown + unnamed;
     // A keyword weighs as much against the other categories as it weighs for its own.
     const strongById = keywordStems(sequence, capitals);
+    // A curator's phrase that holds a stop word ("first aid", "day hike"), whole in the query:
+    // its stop words count for that category as a keyword does ("day" tells a day hike from a
+    // backpacking trip), and nowhere else. Read as extra hits under their own key.
+    if (rules.stopWordsInPhrases && prepared.phraseWords.length > 0 && ix.softPhrases.size > 0) {
+      for (const [stem, ids] of softPhraseHits(prepared.phraseWords)) {
+        const key = `~${stem}`;
+        const list = [...ids];
+        hits.set(key, { stem: key, term: { weight: Math.log(1 + slugs.length / list.length), slugs: list.map((id) => slugs[id]!), ids: list, fields: list.map(() => 1) }, factor: 1 });
+        for (const id of list) {
+          const set = strongById.get(id);
+          if (set === undefined) strongById.set(id, new Set([key]));
+          else set.add(key);
+        }
+      }
+    }
     // "go go" is one word too.
     const distinct = new Set(stems).size;
     const strongAnywhere = strongById.size === 0 ? NONE : new Set([...strongById.values()].flatMap((set) => [...set]));
@@ -276,7 +305,7 @@ export function createScorer(ix: MatcherIndex, rules: MatcherRules, spelling: ()
         tally.evidence[id]! += hit.term.weight * hit.factor * (strongHere && strong?.has(hit.stem) === true ? rules.keywordWeight : fields[i]!);
         tally.own[id]! += weight;
         tally.shared[id]!++;
-        if (keywords[id]!.name.has(hit.stem)) tally.named[id]!++;
+        if (keywords[id]!.name.has(hit.stem) || (hit.stem.startsWith('~') && ix.namedSoft[id]!.has(hit.stem))) tally.named[id]!++;
         if (keywords[id]!.described.has(hit.stem)) tally.described[id]!++;
       }
     }

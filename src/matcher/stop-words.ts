@@ -6,8 +6,7 @@ import { editDistance } from './edit-distance.js';
  * kind of help wanted rather than its subject ("tutorial", "beginners"), and the people and
  * time frames of a long request ("my user", "next month").
  */
-export const STOP_WORDS: ReadonlySet<string> = new Set([
-  // function words
+export const FUNCTION_WORDS: ReadonlySet<string> = new Set([
   'a', 'about', 'above', 'after', 'again', 'all', 'also', 'am', 'an', 'and', 'any', 'are', 'as', 'at',
   'be', 'been', 'before', 'being', 'between', 'both', 'but', 'by', 'can', 'could', 'did', 'do', 'does',
   'doing', 'during', 'each', 'either', 'else', 'etc', 'for', 'from', 'further', 'get', 'getting', 'got',
@@ -19,6 +18,14 @@ export const STOP_WORDS: ReadonlySet<string> = new Set([
   'through', 'to', 'too', 'under', 'until', 'up', 'us', 'very', 'was', 'we', 'were', 'what', 'when',
   'where', 'which', 'while', 'who', 'whom', 'why', 'will', 'with', 'would', 'you', 'your', 'yours',
   'youre', 'yourself', 'want', 'wants', 'need', 'needs', 'trying', 'try', 'really', 'thing', 'things',
+]);
+
+/**
+ * Stop words that are not function words: alone they say nothing about a topic, but inside a
+ * curator's phrase they can ("first aid", "day hike", "Next.js"): there they count (see the
+ * matcher's phrases of the curator's own words).
+ */
+export const SOFT_STOP_WORDS: ReadonlySet<string> = new Set([
   // request filler
   'best', 'good', 'great', 'top', 'recommend', 'recommended', 'recommendation', 'recommendations',
   'suggest', 'suggestion', 'suggestions', 'source', 'sources', 'resource', 'resources', 'reference',
@@ -41,6 +48,8 @@ export const STOP_WORDS: ReadonlySet<string> = new Set([
   'exercise', 'exercises', 'practice', 'practicing', 'practise', 'practising', 'realistic',
   'still', 'nowadays',
 ]);
+
+export const STOP_WORDS: ReadonlySet<string> = new Set([...FUNCTION_WORDS, ...SOFT_STOP_WORDS]);
 
 /** Stop words of six letters or more, by first letter: the only ones a slip can be recognised in. */
 const LONG_STOP_WORDS = new Map<string, string[]>();
