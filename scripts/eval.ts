@@ -100,7 +100,8 @@ if (registriesDir !== undefined) {
       ['intentWeight', { intentWeight: 0 }],
       ['minExplained', { minExplained: 0 }],
       ['sourceWeight', { sourceWeight: 0 }],
-      ['broadEvidenceDiscount', { broadEvidenceDiscount: 0 }],
+      ['broadEvidenceDiscount (and per word)', { broadEvidenceDiscount: 0, broadEvidencePerWord: 0 }],
+      ['broadEvidencePerWord', { broadEvidencePerWord: 0 }],
       ['keywordWeight (1, as prose)', { keywordWeight: 1 }],
     ];
     for (const [label, change] of off) console.log(row(label, pooled({ ...RULES, ...change })));

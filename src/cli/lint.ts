@@ -59,7 +59,7 @@ export function ignoredWordsOf(text: string): string[] {
 }
 
 /**
- * A keyword counts three times as much as other words, for its category and against the others:
+ * A keyword counts twice as much as other words, for its category and against the others:
  * an everyday word alone ("rust", "email") would pull "rust removal" or "email etiquette" in,
  * unless it is the topic's own word, which the category's name, description or tags then use
  * ("telescope" in a category about choosing a first telescope). Advice never says to remove a

@@ -62,7 +62,8 @@ export function decide(ix: MatcherIndex, ranking: Ranking, prepared: PreparedQue
     return { kind: 'no-match', reason: 'too-vague', closest: best ?? null, threshold, candidates };
   }
   // Scores have three decimals: the lowered threshold is rounded to them too.
-  const needed = leaderWords >= rules.broadEvidenceWords ? Math.max(0, Math.round((threshold - rules.broadEvidenceDiscount) * 1000) / 1000) : threshold;
+  const discount = leaderWords >= rules.broadEvidenceWords ? Math.min(rules.broadEvidenceMaxDiscount, rules.broadEvidenceDiscount + rules.broadEvidencePerWord * (leaderWords - rules.broadEvidenceWords)) : 0;
+  const needed = discount > 0 ? Math.max(0, Math.round((threshold - discount) * 1000) / 1000) : threshold;
   if (best === undefined || best.score === 0 || best.score < needed) {
     return { kind: 'no-match', reason: 'below-threshold', closest: best ?? null, threshold: needed, candidates };
   }

@@ -2,6 +2,8 @@ import type { Category, Registry } from '../registry/types.js';
 import { capitalizedEverydayWords, contentWords, normalizeText, stem, unfold } from './normalize.js';
 import type { MatcherRules } from './rules.js';
 import { FUNCTION_WORDS, SOFT_STOP_WORDS } from './stop-words.js';
+import { isEverydayWord } from './everyday-words.js';
+import { asksNearMe, NEAR_ME } from './intent-words.js';
 
 /**
  * What a registry may make the matcher hold, when given (for peers' copies): a copy beyond them is
@@ -145,10 +147,16 @@ export function* indexSteps(registry: Registry, rules: MatcherRules, limits: Ind
         }
       }
     }
+    // A category that speaks of what is near the asker ("dark skies near me") explains a "near me" question.
+    if ([described, ...c.queryPatterns, ...c.keywords].some((t) => asksNearMe(normalizeText(t)))) all.add(NEAR_ME);
     const keywordWords: string[][] = [];
     for (const keyword of c.keywords) {
       yield;
-      keywordWords.push(contentWords(keyword).map(stem));
+      const words = contentWords(keyword);
+      keywordWords.push(words.map(stem));
+      // A near spelling of an everyday word is a typo of it ("batery"); of a coined name it is more
+      // often another name ("postgrey" is no "postgres"): a keyword's everyday words are corrected into.
+      if (rules.correctIntoKeywords) for (const w of words) if (!spellings.has(w) && isEverydayWord(w)) spellings.set(w, stem(w));
     }
     const single = new Set<string>();
     const phrases: string[][] = [];

@@ -12,12 +12,20 @@
 const INTENT_WORDS: ReadonlySet<string> = new Set([
   'price', 'prices', 'pricing', 'priced', 'cost', 'costs', 'cheapest', 'deal', 'deals', 'sale', 'sales',
   'discount', 'discounts', 'coupon', 'coupons', 'purchase', 'jobs', 'salary', 'salaries', 'hiring',
-  'wage', 'wages', 'hourly', 'nearby',
+  'wage', 'wages', 'hourly', 'nearby', 'hire',
 ]);
 
-/** The query's intent words, as written; "near me" counts as one ("near" alone is a place word). */
+/** How "near me" is kept: one token no stemmer or word list produces, matched the same way in a category's text. */
+export const NEAR_ME = 'near me';
+
+/** Whether a normalised text asks for something near the asker. */
+export function asksNearMe(text: string): boolean {
+  return /(?:^| )near me(?: |$)/.test(text);
+}
+
+/** The query's intent words, as written; "near me" counts as one ("near" alone is a place word: "go near his bowl"). */
 export function intentWordsOf(words: readonly string[], text: string): string[] {
   const found = words.filter((w) => INTENT_WORDS.has(w));
-  if (/(?:^| )near me(?: |$)/.test(text)) found.push('near');
+  if (asksNearMe(text)) found.push(NEAR_ME);
   return found;
 }

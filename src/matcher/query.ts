@@ -1,4 +1,4 @@
-import { intentWordsOf } from './intent-words.js';
+import { intentWordsOf, NEAR_ME } from './intent-words.js';
 import { capitalizedEverydayWords, contentWordsOf, foldUnfolded, stem, unfold } from './normalize.js';
 import { FUNCTION_WORDS, SOFT_STOP_WORDS } from './stop-words.js';
 
@@ -44,7 +44,7 @@ export function prepareQuery(query: string): PreparedQuery {
   const oneWord = words.length === 1 && !/\S\s+\S/.test(text.trim());
   const stems = words.map(stem);
   const capitals = capitalizedEverydayWords(unfolded).filter((c) => stems.includes(c));
-  const intents = intentWordsOf(words, text).map(stem);
+  const intents = intentWordsOf(words, text).map((w) => (w === NEAR_ME ? w : stem(w)));
   const tokens = text.split(' ').filter((w) => w.length > 1 && !FUNCTION_WORDS.has(w)).slice(0, 2 * MAX_CONTENT_WORDS);
   const phraseWords = tokens.some((w) => SOFT_STOP_WORDS.has(w)) ? tokens.map(stem) : [];
   return { tooLong: false, text, words, stems, key: words.join(' '), oneWord, capitals, intents, phraseWords };

@@ -67,6 +67,9 @@ export interface MatcherRules {
    */
   readonly broadEvidenceWords: number;
   readonly broadEvidenceDiscount: number;
+  /** Each further word of the leader lowers it by this much more, to at most `broadEvidenceMaxDiscount`. */
+  readonly broadEvidencePerWord: number;
+  readonly broadEvidenceMaxDiscount: number;
 
   // Switches (turned off one at a time by the ablation).
   /**
@@ -91,12 +94,14 @@ export interface MatcherRules {
    * category when the whole phrase is in the query: the curator chose that word.
    */
   readonly stopWordsInPhrases: boolean;
+  /** Typos are corrected into a keyword's everyday words too ("batery" is "battery"), never into its coined names. */
+  readonly correctIntoKeywords: boolean;
 }
 
 export const RULES: MatcherRules = Object.freeze({
   threshold: 0.45,
   minMargin: 0.1,
-  keywordWeight: 3,
+  keywordWeight: 2,
   describedWeight: 1,
   exampleWeight: 1,
   sourceWeight: 1,
@@ -113,6 +118,8 @@ export const RULES: MatcherRules = Object.freeze({
   maxTypoLookups: 3,
   broadEvidenceWords: 4,
   broadEvidenceDiscount: 0.1,
+  broadEvidencePerWord: 0.02,
+  broadEvidenceMaxDiscount: 0.2,
   contextNeedsStrongerEvidence: true,
   oneWordNeedsName: true,
   oneEverydayWordIsVague: true,
@@ -121,6 +128,7 @@ export const RULES: MatcherRules = Object.freeze({
   scopeEntries: true,
   slugOrNameAsks: true,
   stopWordsInPhrases: true,
+  correctIntoKeywords: true,
 });
 
 /** The switches, by name: what the ablation turns off one at a time. */

@@ -1,6 +1,9 @@
 import t from 'tap';
 import { buildMatcher, RULES, RULE_SWITCHES, type MatcherRules } from '../../../src/matcher/matcher.js';
 import { validateRegistry } from '../../../src/registry/validate.js';
+import { stem } from '../../../src/matcher/normalize.js';
+import { decide } from '../../../src/matcher/decision.js';
+import { prepareQuery } from '../../../src/matcher/query.js';
 
 /** A first registry as a curator new to the tool writes one: few keywords, a few example questions. */
 const source = (rank: number, name: string, why: string) => ({ rank, name, url: `https://example.org/${rank}/${encodeURIComponent(name)}`, type: 'article', why });
@@ -36,6 +39,24 @@ const data = {
       queryPatterns: ['how do I fix a dropped stitch'],
       notAbout: [],
       sources: [source(1, 'Knitting Help', 'Videos of every stitch.'), source(2, 'Very Pink Knits', 'Patterns with video lessons.'), source(3, 'Ravelry', 'Patterns and a community of knitters.')],
+    },
+    'day-hiking': {
+      name: 'Day Hiking',
+      description: 'Walks on trails that end the same day: choosing a trail, what to carry, weather and pace.',
+      tags: ['outdoors'],
+      keywords: ['trailhead', 'hiking poles'],
+      queryPatterns: ['what should I carry on a hike', 'how long a hike is too long for a beginner'],
+      notAbout: [],
+      sources: [source(1, 'AllTrails', 'Trail maps and reports.'), source(2, 'REI Expert Advice: Day hiking checklist', 'The ten essentials explained.'), source(3, 'NPS: Hike Smart', 'Safety on trails.')],
+    },
+    backpacking: {
+      name: 'Backpacking Trips',
+      description: 'Multi-night hikes: tents, stoves, water filters and carrying it all on your back.',
+      tags: ['outdoors'],
+      keywords: ['ultralight', 'backpacking tent', 'water filter'],
+      queryPatterns: ['how heavy should my pack be for a hike of three nights', 'what to carry on a hike of a week'],
+      notAbout: [],
+      sources: [source(1, 'Andrew Skurka: gear lists', 'Tested gear lists.'), source(2, 'Backpacker Magazine: skills', 'Skills for nights out.'), source(3, 'Leave No Trace', 'Camping without a trace.')],
     },
     'home-coffee': {
       name: 'Home Coffee Brewing',
@@ -103,4 +124,39 @@ t.test('every switch in RULES is a boolean the matcher reads (the ablation turns
   for (const name of RULE_SWITCHES) {
     t.doesNotThrow(() => matcherWith({ [name]: false }).match('which telescope should I buy first'), name);
   }
+});
+
+t.test("a stop word inside a curator's phrase counts when the whole phrase is asked ('day hike'); turned off, it is ignored", async (t) => {
+  t.match(matcher.match('day hike what to carry'), { kind: 'match', slug: 'day-hiking' });
+  t.notMatch(matcherWith({ stopWordsInPhrases: false }).match('day hike what to carry'), { kind: 'match', slug: 'day-hiking' }, 'without it, "day" is ignored and the two trips tie');
+  t.match(matcher.match('what to carry on a hike for a day in the rain'), { kind: 'no-match' }, 'apart, the words make no phrase');
+});
+
+t.test('"near me" is explained only by a category that speaks of what is near the asker', async (t) => {
+  const registry = JSON.parse(JSON.stringify(data));
+  t.match(matcher.match('dobsonian telescope club near me'), { kind: 'no-match' });
+  registry.categories['amateur-astronomy'].queryPatterns.push('where can I find dark skies near me');
+  const check = validateRegistry(registry);
+  if (!check.ok) throw new Error(check.problems.join());
+  t.match(buildMatcher(check.registry).match('dobsonian telescope club near me'), { kind: 'match', slug: 'amateur-astronomy' });
+});
+
+t.test("typos are corrected into a keyword's everyday words, never into its coined names", async (t) => {
+  t.ok(matcher.explain('how to use hiking polles on a trail').forCategory.some((w) => w.word === 'polles' && w.corrected === stem('poles')), '"polles" is read as "poles", an everyday word of the keyword "hiking poles"');
+  t.notOk(matcherWith({ correctIntoKeywords: false }).explain('how to use hiking polles on a trail').forCategory.some((w) => w.word === 'polles'));
+  t.notOk(matcher.explain('dobsonain mount').forCategory.some((w) => w.word === 'dobsonain'), 'a coined name is not corrected into');
+});
+
+t.test('the more distinct words of the leader a long request holds, the lower the threshold it needs, down to a floor', async (t) => {
+  const ix = { registry: { categories: { x: {} } } } as unknown as Parameters<typeof decide>[0];
+  const prepared = prepareQuery('many words of a long request');
+  const needed = (leaderWords: number) => {
+    const outcome = decide(ix, { candidates: [{ slug: 'x', score: 0.01 }], suggestions: [], byTopic: false, vague: false, leaderWords }, prepared, RULES.threshold, RULES);
+    return outcome.kind === 'no-match' ? outcome.threshold : NaN;
+  };
+  const round = (n: number) => Math.round(n * 1000) / 1000;
+  t.equal(needed(RULES.broadEvidenceWords - 1), RULES.threshold, 'fewer words: the whole threshold');
+  t.equal(needed(RULES.broadEvidenceWords), round(RULES.threshold - RULES.broadEvidenceDiscount));
+  t.equal(needed(RULES.broadEvidenceWords + 2), round(RULES.threshold - RULES.broadEvidenceDiscount - 2 * RULES.broadEvidencePerWord));
+  t.equal(needed(40), round(RULES.threshold - RULES.broadEvidenceMaxDiscount), 'never below the floor');
 });
