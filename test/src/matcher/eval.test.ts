@@ -67,6 +67,33 @@ t.test('degenerate input never throws and never matches', async (t) => {
   }
 });
 
+// The twelve registries written by curators new to the tool, all read by now (each blind one
+// measured once first, reported in the README): pooled, they stay at the level reached on
+// 2026-11-26 (first answers 0.751, declined 0.950, confident wrong 2.33%, within two calls 0.950).
+const CURATOR_REGISTRIES_FLOOR = { firstAnswer: 0.74, declined: 0.94, confidentWrong: 0.025, withinTwoCalls: 0.94 };
+
+t.test('the registries of curators new to the tool, pooled, stay at their floors', async (t) => {
+  const folders = ['tune-a', 'tune-b', 'tune-c', 'tune-d', 'blind-e', 'blind-f', 'blind-g', 'blind-h', 'blind-i', 'blind-j', 'blind-k', 'blind-l'];
+  const all = { first: 0, onTopic: 0, declined: 0, nulls: 0, wrong: 0, queries: 0, within: 0 };
+  for (const folder of folders) {
+    const set = (JSON.parse(readFileSync(fixture(`registries/${folder}/queries.json`), 'utf8')) as { queries: LabelledQuery[] }).queries;
+    const r = evaluateRegistry(buildMatcher(await loadRegistry(fixture(`registries/${folder}/registry.json`))), set);
+    const onTopic = set.filter((q) => q.expect !== null).length;
+    all.first += r.firstAnswer * onTopic;
+    all.within += r.withinTwoCalls * onTopic;
+    all.onTopic += onTopic;
+    all.declined += r.declined * (set.length - onTopic);
+    all.nulls += set.length - onTopic;
+    all.wrong += r.confidentWrong * set.length;
+    all.queries += set.length;
+  }
+  const pooled = { firstAnswer: all.first / all.onTopic, declined: all.declined / all.nulls, confidentWrong: all.wrong / all.queries, withinTwoCalls: all.within / all.onTopic };
+  t.ok(pooled.firstAnswer >= CURATOR_REGISTRIES_FLOOR.firstAnswer, `first answer ${pooled.firstAnswer.toFixed(3)}`);
+  t.ok(pooled.declined >= CURATOR_REGISTRIES_FLOOR.declined, `declined ${pooled.declined.toFixed(3)}`);
+  t.ok(pooled.confidentWrong <= CURATOR_REGISTRIES_FLOOR.confidentWrong, `confident wrong ${(pooled.confidentWrong * 100).toFixed(2)}%`);
+  t.ok(pooled.withinTwoCalls >= CURATOR_REGISTRIES_FLOOR.withinTwoCalls, `right within two calls ${pooled.withinTwoCalls.toFixed(3)}`);
+});
+
 t.test("evaluateRegistry measures what issue 23 defines: first answers, declines, confident wrong answers, right within two calls", async (t) => {
   const closeCall = 'secure my home server';
   const outcome = matcher.match(closeCall);
