@@ -51,9 +51,8 @@ export function decideBeforeRanking(ix: MatcherIndex, prepared: PreparedQuery, t
 
 /** The outcome from a ranking: an answer, or a decline that says why and names the candidates. */
 export function decide(ix: MatcherIndex, ranking: Ranking, prepared: PreparedQuery, threshold: number, rules: MatcherRules): MatchOutcome {
-  const { byTopic, vague, leaderWords } = ranking;
+  const { byTopic, vague, leaderWords, declineCandidates: candidates } = ranking;
   const [best, second] = ranking.candidates;
-  const candidates = declineCandidates(ranking);
   // A query of one everyday word and nothing else says too little to hand over three sources
   // with confidence ("security", "keys", "rust", or "kyes" read as "keys"); a name ("zigbee",
   // "bitcoind", "nostr") is specific enough alone, and so is "learn rust". Whether the query is
@@ -74,13 +73,3 @@ export function decide(ix: MatcherIndex, ranking: Ranking, prepared: PreparedQue
   }
   return { kind: 'match', slug: best.slug, category: ix.registry.categories[best.slug] as Category, score: best.score, runnerUp: second ?? null };
 }
-
-/** The answerable candidates first, then the others the query shares words with, best first: at most three. */
-function declineCandidates({ candidates, suggestions }: Ranking): readonly MatchCandidate[] {
-  const named = [...candidates];
-  for (const s of suggestions) if (named.length < MAX_DECLINE_CANDIDATES && !named.some((c) => c.slug === s.slug)) named.push(s);
-  return Object.freeze(named.slice(0, MAX_DECLINE_CANDIDATES));
-}
-
-/** How many categories a decline names: few enough to read, enough to hold the right one. */
-export const MAX_DECLINE_CANDIDATES = 3;

@@ -1,5 +1,6 @@
 import { isEverydayWord } from './everyday-words.js';
 import { stemmer as porter } from 'stemmer';
+import { BoundedMemo } from '../util/bounded-memo.js';
 import { STOP_WORDS } from './stop-words.js';
 
 /**
@@ -36,8 +37,14 @@ export function foldUnfolded(unfolded: string): string {
  */
 export function stem(word: string): string {
   if (/\d/.test(word)) return word;
-  return porter(word);
+  return stems.get(word, porter);
 }
+
+/**
+ * The stemmer costs about a microsecond a word and a query repeats the words of earlier ones: stems
+ * are remembered, up to a bound (emptied when full), so memory stays flat whatever is asked.
+ */
+const stems = new BoundedMemo<string, string>(50_000);
 
 /** The content words of a text as written: normalised, stop words and single letters dropped. */
 export function contentWords(text: string): string[] {

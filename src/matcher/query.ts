@@ -1,5 +1,5 @@
 import { intentWordsOf, NEAR_ME } from './intent-words.js';
-import { capitalizedEverydayWords, contentWordsOf, foldUnfolded, stem, unfold } from './normalize.js';
+import { capitalizedEverydayWords, foldUnfolded, stem, unfold } from './normalize.js';
 import { FUNCTION_WORDS, SOFT_STOP_WORDS } from './stop-words.js';
 
 /** The longest query the matcher reads, counted after normalisation (some characters unfold into several). */
@@ -40,12 +40,20 @@ export function prepareQuery(query: string): PreparedQuery {
   const text = foldUnfolded(unfolded);
   if (text.length > MAX_NORMALIZED_LENGTH) return { tooLong: true, text: '', words: [], stems: [], key: '', oneWord: false, capitals: [], intents: [], phraseWords: [] };
   // A real request names its topic in its first few dozen words; the rest would only add cost.
-  const words = contentWordsOf(text).slice(0, MAX_CONTENT_WORDS);
+  // One pass over the tokens: the content words, and the words a curator's phrase may hold.
+  const words: string[] = [];
+  const phraseTokens: string[] = [];
+  let soft = false;
+  for (const w of text === '' ? [] : text.split(' ')) {
+    if (w.length < 2 || FUNCTION_WORDS.has(w)) continue;
+    if (phraseTokens.length < 2 * MAX_CONTENT_WORDS) phraseTokens.push(w);
+    if (SOFT_STOP_WORDS.has(w)) soft = true;
+    else if (words.length < MAX_CONTENT_WORDS) words.push(w);
+  }
   const oneWord = words.length === 1 && !/\S\s+\S/.test(text.trim());
   const stems = words.map(stem);
   const capitals = capitalizedEverydayWords(unfolded).filter((c) => stems.includes(c));
   const intents = intentWordsOf(words, text).map((w) => (w === NEAR_ME ? w : stem(w)));
-  const tokens = text.split(' ').filter((w) => w.length > 1 && !FUNCTION_WORDS.has(w)).slice(0, 2 * MAX_CONTENT_WORDS);
-  const phraseWords = tokens.some((w) => SOFT_STOP_WORDS.has(w)) ? tokens.map(stem) : [];
+  const phraseWords = soft ? phraseTokens.map(stem) : [];
   return { tooLong: false, text, words, stems, key: words.join(' '), oneWord, capitals, intents, phraseWords };
 }

@@ -17,7 +17,7 @@ export const MAX_REMEMBERED_WORDS = 10_000;
 export const MAX_PHRASE_CHECKS = 1024;
 export const MAX_SCOPE_CHECKS = 256;
 
-/** How many candidates a ranking keeps: the answer, and what a decline names. */
+/** How many candidates a ranking keeps, and how many a decline names: few enough to read, enough to hold the right one. */
 export const MAX_CANDIDATES = 3;
 
 export interface MatchCandidate {
@@ -40,6 +40,8 @@ export interface Ranking {
   readonly candidates: readonly MatchCandidate[];
   /** The best few by score among all categories the query shares words with, answerable or not: what a decline names. */
   readonly suggestions: readonly MatchCandidate[];
+  /** The candidates first, then the suggestions not among them: at most MAX_CANDIDATES. */
+  readonly declineCandidates: readonly MatchCandidate[];
   /** The query names the leader and not the runner-up (see rank()). */
   readonly byTopic: boolean;
   /** Its one word is an everyday word. */
@@ -363,6 +365,9 @@ export function createScorer(ix: MatcherIndex, rules: MatcherRules, spelling: ()
     const [first, second] = best;
     const candidates = best.map(({ slug, score }) => Object.freeze({ slug, score }));
     const suggestions = nearby.map(({ slug, score }) => Object.freeze({ slug, score }));
+    // What a decline names: the answerable candidates first, then the others the query shares words with.
+    const declineCandidates = [...candidates];
+    for (const c of suggestions) if (declineCandidates.length < MAX_CANDIDATES && !declineCandidates.some((d) => d.slug === c.slug)) declineCandidates.push(c);
     // One word that is, or was read as, an everyday word ("keys", "kyes"): too vague if it is the whole query.
     const only = words.length === 1 ? hits.values().next().value : undefined;
     // A word in capitals the curator writes so too ("STRIDE") is a name, not an everyday word.
@@ -379,7 +384,7 @@ export function createScorer(ix: MatcherIndex, rules: MatcherRules, spelling: ()
       // whose example questions use "run", "email" and "server"); "server setup" names nothing.
       (first.score > second.score || (first.named > 0 && strongById.has(first.id))) &&
       [...hits.values()].some((h) => (keywords[first.id]!.name.has(h.stem) || strongById.get(first.id)?.has(h.stem) === true) && !keywords[second.id]!.described.has(h.stem));
-    return { candidates, suggestions, byTopic, vague, leaderWords: first?.shared ?? 0 };
+    return { candidates, suggestions, declineCandidates: Object.freeze(declineCandidates), byTopic, vague, leaderWords: first?.shared ?? 0 };
   }
 
   return { rank, readWords, keywordStems, excluded, ownCapitals, remembered: () => corrections.size };

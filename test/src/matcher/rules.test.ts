@@ -151,7 +151,7 @@ t.test('the more distinct words of the leader a long request holds, the lower th
   const ix = { registry: { categories: { x: {} } } } as unknown as Parameters<typeof decide>[0];
   const prepared = prepareQuery('many words of a long request');
   const needed = (leaderWords: number) => {
-    const outcome = decide(ix, { candidates: [{ slug: 'x', score: 0.01 }], suggestions: [], byTopic: false, vague: false, leaderWords }, prepared, RULES.threshold, RULES);
+    const outcome = decide(ix, { candidates: [{ slug: 'x', score: 0.01 }], suggestions: [], declineCandidates: [{ slug: 'x', score: 0.01 }], byTopic: false, vague: false, leaderWords }, prepared, RULES.threshold, RULES);
     return outcome.kind === 'no-match' ? outcome.threshold : NaN;
   };
   const round = (n: number) => Math.round(n * 1000) / 1000;
