@@ -8,6 +8,7 @@ import type { CuratorKey } from '../provenance/keys.js';
 import { FileUnreadable, readIfPresent, signedFiles, type SignedFiles } from '../provenance/signed-files.js';
 import { signatureDocument, signatureDocumentBytes, signRegistry } from '../provenance/signature.js';
 import { readRegistry } from '../registry/load.js';
+import { parseJson } from '../registry/parse-json.js';
 import { validateRegistry } from '../registry/validate.js';
 import type { Registry } from '../registry/types.js';
 import { writeFileAtomic } from '../util/write-atomic.js';
@@ -47,7 +48,9 @@ async function lastSigned(files: SignedFiles, head: HistoryEntry): Promise<Regis
       `cannot tell what changed since ${head.version}: ${name} (the copy of the last signed registry) is ${bytes === undefined ? 'missing' : 'not the one the history names'}; restore it, e.g. curl -s <server>/registry -o ${name} from a server that serves ${head.version}`,
     );
   }
-  const check = validateRegistry(JSON.parse(bytes.toString('utf8')), rulesFromEnv());
+  const parsed = parseJson(bytes.toString('utf8'));
+  if (!parsed.ok) throw new Refusal(`${name} is not the registry it should be: ${parsed.problem}`);
+  const check = validateRegistry(parsed.value, rulesFromEnv());
   if (!check.ok) throw new Refusal(`${name} no longer passes the registry rules: ${check.problems[0]}`);
   return check.registry;
 }

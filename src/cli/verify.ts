@@ -11,6 +11,7 @@ import { decodeUtf8 } from '../util/utf8.js';
 import { FileUnreadable, readIfPresent, signedFiles } from '../provenance/signed-files.js';
 import { parseSignatureDocument, verifySignature, type SigningMode } from '../provenance/signature.js';
 import { readRegistry } from '../registry/load.js';
+import { duplicateKeys } from '../registry/parse-json.js';
 import { PUBLIC_KEY_LENGTH } from '../registry/schema.js';
 import { rulesFromEnv, takeOption, type CliIo } from './io.js';
 import { KnownFailure, rememberHead } from './known.js';
@@ -110,7 +111,11 @@ async function verifyServerOnce(base: URL, pubkey: string): Promise<Verified> {
   } catch {
     throw new VerifyFailure(`malformed reply: ${registryUrl.href} is not JSON`);
   }
-  if (canonicalize(registry) !== registryText) throw new VerifyFailure('malformed reply: /registry is not in RFC 8785 canonical form');
+  if (canonicalize(registry) !== registryText) {
+    // A key written twice is one way to differ from the canonical form: it is named, with where.
+    const duplicate = duplicateKeys(registryText)[0];
+    throw new VerifyFailure(`malformed reply: /registry is not in RFC 8785 canonical form${duplicate === undefined ? '' : ` (${duplicate})`}`);
+  }
   // The version comes from the signed bytes: the signature document's own fields are not signed.
   const version = String((registry as { version?: unknown } | null)?.version ?? '');
   if (version !== doc.version) throw new VerifyFailure(`malformed reply: the signature document names version ${shown(doc.version)}, the signed registry ${shown(version)}`);

@@ -8,6 +8,7 @@ import { validateRegistry } from '../registry/validate.js';
 import { jsonDepthWithin } from '../util/json-depth.js';
 import { decodeUtf8 } from '../util/utf8.js';
 import { inLog, peerRegistryForDisplay } from './peer-text.js';
+import { duplicateKeys } from '../registry/parse-json.js';
 
 /** The three documents a peer publishes, as fetched (or as kept on disk). */
 export interface PeerDocuments {
@@ -124,7 +125,11 @@ export function verifyPeer(docs: PeerDocuments, endorsedKey: string, allowLoopba
   } catch {
     throw new PeerRefused('its registry is not JSON');
   }
-  if (canonicalize(data) !== texts.registry) throw new PeerRefused('its registry is not in RFC 8785 canonical form');
+  if (canonicalize(data) !== texts.registry) {
+    // Only once the copy is refused anyway: a key written twice is named, with where (one scan).
+    const duplicate = duplicateKeys(texts.registry!)[0];
+    throw new PeerRefused(`its registry is not in RFC 8785 canonical form${duplicate === undefined ? '' : ` (${duplicate})`}`);
+  }
   const categories = (data as { categories?: unknown } | null)?.categories;
   if (categories !== null && typeof categories === 'object') {
     if (Object.keys(categories).length > PEER_LIMITS.categories) throw new PeerRefused(`more than ${PEER_LIMITS.categories} categories`);

@@ -2,6 +2,7 @@ import { sign, verify } from 'node:crypto';
 import type { Registry } from '../registry/types.js';
 import { canonicalBytes, sha256Hex } from './canonical.js';
 import { decodePublicKey, publicKeyObject, type CuratorKey } from './keys.js';
+import { duplicateKeys } from '../registry/parse-json.js';
 
 export const ALGORITHM = 'ed25519';
 export const CANONICALIZATION = 'RFC8785';
@@ -70,11 +71,15 @@ export type SignatureDocumentCheck = { readonly ok: true; readonly doc: Signatur
 /** Reads a signature document (a file or a reply); says what is wrong without quoting it. */
 export function parseSignatureDocument(bytes: Uint8Array): SignatureDocumentCheck {
   let doc: unknown;
+  const text = Buffer.from(bytes).toString('utf8');
   try {
-    doc = JSON.parse(Buffer.from(bytes).toString('utf8'));
+    doc = JSON.parse(text);
   } catch {
     return { ok: false, problem: 'not JSON (a truncated or hand-edited file?)' };
   }
+  // Two "signature" fields, say, and JSON.parse would keep the last without a word.
+  const duplicate = duplicateKeys(text)[0];
+  if (duplicate !== undefined) return { ok: false, problem: duplicate };
   const d = (doc ?? {}) as Partial<Record<keyof SignatureDocument, unknown>>;
   const fields = ['publicKey', 'signature', 'sha256', 'version'] as const;
   if (doc === null || typeof doc !== 'object' || Array.isArray(doc) || fields.some((f) => typeof d[f] !== 'string')) {

@@ -38,7 +38,7 @@ export async function readRegistry(file: string, rules: RegistryRules = {}): Pro
     return { ok: false, problems: [`${WHOLE_REGISTRY}: not UTF-8 text (save the file as UTF-8)`] };
   }
   const parsed = parseJson(text);
-  if (!parsed.ok) return { ok: false, problems: [`${WHOLE_REGISTRY}: ${parsed.problem}`] };
+  if (!parsed.ok) return { ok: false, problems: parsed.problems.map((p) => `${WHOLE_REGISTRY}: ${p}`) };
   return validateRegistry(parsed.value, rules);
 }
 

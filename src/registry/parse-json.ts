@@ -1,6 +1,9 @@
 import jsonc from 'jsonc-parser';
 
-export type JsonParse = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly problem: string };
+export type JsonParse =
+  | { readonly ok: true; readonly value: unknown }
+  /** `problem`: the first of `problems` (a syntax error is one; each duplicate key is one). */
+  | { readonly ok: false; readonly problem: string; readonly problems: readonly string[] };
 
 /** What went wrong, by jsonc-parser's error code: described, never quoted. */
 const SYNTAX: Readonly<Record<string, string>> = {
@@ -29,11 +32,68 @@ const SYNTAX: Readonly<Record<string, string>> = {
  * where the text stops being JSON.
  */
 export function parseJson(text: string): JsonParse {
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(text) };
+    value = JSON.parse(text);
   } catch (err) {
-    return { ok: false, problem: describeSyntaxError(text, (err as Error).message) };
+    const problem = describeSyntaxError(text, (err as Error).message);
+    return { ok: false, problem, problems: [problem] };
   }
+  // JSON.parse keeps the last of two equal keys and drops the first without a word: a category
+  // defined twice would lose its first definition silently. Refused, each with where it is.
+  const duplicates = duplicateKeys(text);
+  if (duplicates.length > 0) return { ok: false, problem: duplicates[0]!, problems: duplicates };
+  return { ok: true, value };
+}
+
+/** At most this many duplicate keys are listed: past it, one more line says so. */
+export const MAX_DUPLICATES_LISTED = 20;
+
+/**
+ * Every key that appears twice in the same object, with the line and column of each appearance
+ * and the path of the object (the key itself is quoted, cut to 60 characters: keys are names, not
+ * secrets, and a curator needs to find them). jsonc-parser's visitor walks the text once.
+ */
+export function duplicateKeys(text: string): string[] {
+  const found: string[] = [];
+  let more = 0;
+  const open: Map<string, { line: number; column: number }>[] = [];
+  jsonc.visit(
+    text,
+    {
+      onObjectBegin: () => {
+        open.push(new Map());
+      },
+      onObjectEnd: () => {
+        open.pop();
+      },
+      // The visitor's own line and character (0-based, in UTF-16 units): lineAndColumn per key would
+      // rescan the text before it each time.
+      onObjectProperty: (property, _offset, _length, line, character, pathSupplier) => {
+        const keys = open[open.length - 1];
+        if (keys === undefined) return;
+        const here = { line: line + 1, column: character + 1 };
+        const first = keys.get(property);
+        if (first === undefined) {
+          keys.set(property, here);
+          return;
+        }
+        if (found.length >= MAX_DUPLICATES_LISTED) {
+          more++;
+          return;
+        }
+        const path = pathSupplier().join('.');
+        const key = property.length > 60 ? `${property.slice(0, 57)}...` : property;
+        found.push(
+          `duplicate key ${JSON.stringify(key)}${path === '' ? '' : ` in ${path}`} at line ${here.line}, column ${here.column} ` +
+            `(first at line ${first.line}, column ${first.column}): JSON keeps only the last, so the first would silently disappear; rename or merge them`,
+        );
+      },
+    },
+    { disallowComments: true, allowTrailingComma: false },
+  );
+  if (more > 0) found.push(`and ${more} more duplicate key${more === 1 ? '' : 's'}`);
+  return found;
 }
 
 function describeSyntaxError(text: string, nodeMessage: string): string {
