@@ -79,5 +79,43 @@ export function plainError(status: number, message: string): { statusCode: numbe
 export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const failure = failureOf(error);
   if (failure.status >= 500) request.log.error({ err: error }, 'request failed');
+  // A client still sending an oversized body would meet a closed socket (EPIPE, ECONNRESET)
+  // before it reads the 413: the rest of the body is read and dropped first, up to a bound.
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    afterDraining(request, () => sendFailure(request, reply, failure));
+    return reply;
+  }
   return sendFailure(request, reply, failure);
+}
+
+/** How much of an oversized body is read and dropped, and for how long, before the 413 goes out anyway. */
+export const DRAIN_LIMIT_BYTES = 16 * 1024 * 1024;
+export const DRAIN_LIMIT_MS = 5_000;
+
+/** Calls `send` once the request's body has all arrived, or past the drain bounds, whichever comes first. */
+function afterDraining(request: FastifyRequest, send: () => void): void {
+  const raw = request.raw;
+  if (raw.complete || raw.readableEnded || raw.destroyed) return send();
+  let seen = 0;
+  let done = false;
+  const finish = () => {
+    if (done) return;
+    done = true;
+    clearTimeout(timer);
+    raw.off('data', onData);
+    raw.off('end', finish);
+    raw.off('error', finish);
+    raw.off('close', finish);
+    send();
+  };
+  const onData = (chunk: Buffer) => {
+    seen += chunk.length;
+    if (seen > DRAIN_LIMIT_BYTES) finish();
+  };
+  const timer = setTimeout(finish, DRAIN_LIMIT_MS);
+  raw.on('data', onData);
+  raw.on('end', finish);
+  raw.on('error', finish);
+  raw.on('close', finish);
+  raw.resume();
 }

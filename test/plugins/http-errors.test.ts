@@ -164,3 +164,4 @@ t.test('an unexpected failure is a -32603 on /mcp and a plain 500 elsewhere, wit
   t.same(teapot.json(), { jsonrpc: '2.0', error: { code: -32600, message: "I'm a Teapot" } }, 'with the status text, not the detail');
   t.equal((await rpc(app, PING)).statusCode, 200, 'the server goes on');
 });
+
