@@ -4,11 +4,11 @@ import type { Catalog, ReloadOutcome } from '../src/catalog.js';
 import { NO_FEDERATION, type FederationView } from '../src/federation/federation.js';
 import type { SessionStore } from '../src/sessions/store.js';
 import type { ToolResult } from '../src/mcp/tools/tool.js';
+import { TOOL_NAMES } from '../src/mcp/tools/toolbox.js';
 import { rpcSummary } from './rpc-summary.js';
 
 /** Label values we accept as they are; anything else a client sends becomes "other", so label sets stay bounded. */
 const METHODS = new Set(['initialize', 'ping', 'notifications/initialized', 'tools/list', 'tools/call', 'server/discover', 'subscriptions/listen']);
-const TOOLS = new Set(['get_sources', 'get_federated_sources', 'list_categories', 'get_provenance', 'get_endorsements', 'get_history']);
 /** Peers come from the curator's endorsements; past this many, per-peer series are not exported. */
 const MAX_PEER_SERIES = 1000;
 
@@ -198,7 +198,7 @@ export function createMetrics(sessions: SessionStore, catalog: Catalog, federati
       // Keys of bounded parts only: the route is Fastify's pattern, method and tool are from the sets above.
       duration.count(`${route} ${method}`, () => ({ route, method }), seconds);
       if (route === '/mcp') {
-        const toolLabel = tool === undefined ? '' : TOOLS.has(tool) ? tool : 'other';
+        const toolLabel = tool === undefined ? '' : TOOL_NAMES.has(tool) ? tool : 'other';
         requestCounts.add(`${method} ${toolLabel} ${status}`, () => ({ method, tool: toolLabel, status: String(status) }));
       }
     },

@@ -5,6 +5,7 @@ import t from 'tap';
 import { CatalogHolder, prepareCatalog } from '../../src/catalog.js';
 import { keyFromSeed } from '../../src/provenance/keys.js';
 import { SHIPPED_REGISTRY, TEST_SEED, build, callTool, openSession, rpc, serverSigning } from '../helpers/build.js';
+import { TOOL_NAMES } from '../../src/mcp/tools/toolbox.js';
 
 async function registryCopy(): Promise<{ file: string; data: any; write: (d: unknown) => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), '3gs-reload-'));
@@ -140,6 +141,19 @@ t.test('under pressure, /mcp sheds load with 503 and Retry-After; health stays u
   t.equal(shed.headers['retry-after'], '5');
   t.same(shed.json(), { jsonrpc: '2.0', error: { code: -32603, message: 'Service unavailable: the server is overloaded; retry shortly' } });
   t.equal((await app.inject({ method: 'GET', url: '/health' })).statusCode, 200);
+});
+
+t.test('GET /metrics labels every tool the toolbox lists by its own name, and a name it does not list as "other"', async (t) => {
+  const app = await build(t);
+  const session = await openSession(app);
+  const listed = (await rpc(app, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { 'mcp-session-id': session })).json().result.tools as { name: string }[];
+  t.equal(listed.length, TOOL_NAMES.size, 'the metrics know exactly the tools listed');
+  for (const { name } of listed) await callTool(app, session, name, name === 'get_sources' || name === 'get_federated_sources' ? { query: 'learn rust' } : {});
+  await callTool(app, session, 'get_weather', {});
+  const m = (await app.inject({ method: 'GET', url: '/metrics' })).body;
+  for (const { name } of listed) t.ok(metricValue(m, `threegs_mcp_requests_total{method="tools/call",tool="${name}",status="200"}`) >= 1, name);
+  t.notMatch(m, /tool="get_weather"/, 'an unknown name is never a label');
+  t.match(m, /threegs_mcp_requests_total\{method="tools\/call",tool="other",status="200"\} 1/);
 });
 
 t.test('GET /metrics: Prometheus text with requests, latency, sessions, match outcomes and the registry', async (t) => {

@@ -14,6 +14,9 @@ import type { Catalog, Tool, ToolResult } from './tool.js';
 /** Fixed order: tools/list is the same on every call. */
 const TOOLS: readonly Tool[] = [getSources, getFederatedSources, listCategories, getProvenance, getEndorsements, getHistory];
 
+/** Every tool's name: what metrics label calls by (anything else is "other"). */
+export const TOOL_NAMES: ReadonlySet<string> = new Set(TOOLS.map((tool) => tool.definition.name));
+
 const ajv = new Ajv2020({ strict: true, allErrors: false });
 // Compiled once at start-up, never per request.
 const validators = new Map<string, { tool: Tool; validate: ValidateFunction }>(
