@@ -2,7 +2,7 @@ import type { Category } from '../registry/types.js';
 import type { MatcherIndex } from './index.js';
 import type { PreparedQuery } from './query.js';
 import type { MatcherRules } from './rules.js';
-import type { MatchCandidate, Ranking } from './scoring.js';
+import type { MatchCandidate, Ranking, ScopeRefusal } from './scoring.js';
 
 export type MatchOutcome =
   | {
@@ -24,6 +24,8 @@ export type MatchOutcome =
       readonly threshold: number;
       /** The best candidates, best first (at most three, `closest` among them): what a decline names. */
       readonly candidates: readonly MatchCandidate[];
+      /** The category the query was nearest to, kept out because its curator marked this as outside its scope. */
+      readonly outOfScope?: ScopeRefusal;
     }
   | {
       readonly kind: 'no-match';
@@ -64,7 +66,8 @@ export function decide(ix: MatcherIndex, ranking: Ranking, prepared: PreparedQue
   const discount = leaderWords >= rules.broadEvidenceWords ? Math.min(rules.broadEvidenceMaxDiscount, rules.broadEvidenceDiscount + rules.broadEvidencePerWord * (leaderWords - rules.broadEvidenceWords)) : 0;
   const needed = discount > 0 ? Math.max(0, Math.round((threshold - discount) * 1000) / 1000) : threshold;
   if (best === undefined || best.score === 0 || best.score < needed) {
-    return { kind: 'no-match', reason: 'below-threshold', closest: best ?? null, threshold: needed, candidates };
+    const refused = ranking.scopeRefusal === undefined ? {} : { outOfScope: ranking.scopeRefusal };
+    return { kind: 'no-match', reason: 'below-threshold', closest: best ?? null, threshold: needed, candidates, ...refused };
   }
   // A leader the query names (a keyword, a word of its name) over a runner-up it does not name
   // wins by topic, however close the scores. Scores have three decimals: compared in thousandths.

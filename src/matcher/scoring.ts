@@ -34,6 +34,13 @@ export interface Hit {
   readonly spelling?: string;
 }
 
+/** A category the query would have gone to but for the curator's not-about entries, which the query holds. */
+export interface ScopeRefusal {
+  readonly slug: string;
+  readonly score: number;
+  readonly entries: readonly string[];
+}
+
 /** The best candidates, and what the decision needs to know about the query and the leader. */
 export interface Ranking {
   /** At most MAX_CANDIDATES, best first. */
@@ -48,6 +55,8 @@ export interface Ranking {
   readonly vague: boolean;
   /** How many distinct registry words of the leading category the query holds. */
   readonly leaderWords: number;
+  /** The best category kept out by its not-about entries, when it led every candidate. */
+  readonly scopeRefusal?: ScopeRefusal;
 }
 
 export interface Scorer {
@@ -319,6 +328,7 @@ export function createScorer(ix: MatcherIndex, rules: MatcherRules, spelling: ()
     type Ranked = MatchCandidate & { id: number; named: number; anchored: boolean; shared: number };
     const before = (a: Ranked, b: Ranked) => b.score - a.score || b.named - a.named || Number(b.anchored) - Number(a.anchored) || (a.slug < b.slug ? -1 : 1);
     const best: Ranked[] = [];
+    let refused: ScopeRefusal | undefined;
     // What a decline names: the best few by score, including categories the rules above keep
     // from answering (a word or two in common is too little to answer with, enough to suggest).
     const nearby: Ranked[] = [];
@@ -332,8 +342,6 @@ export function createScorer(ix: MatcherIndex, rules: MatcherRules, spelling: ()
     for (let t = 0; t < touchedCount; t++) {
       const id = tally.touched[t]!;
       const slug = slugs[id]!;
-      // The curator said the category is not about this: a query that names it is about something else.
-      if (outOfScope.has(slug)) continue;
       const [evidence, own, shared, named] = [tally.evidence[id]!, tally.own[id]!, tally.shared[id]!, tally.named[id]!];
       const strong = strongById.get(id) ?? NONE;
       // Strong evidence: a keyword, or everyday words worth at least two words unique to this category.
@@ -356,6 +364,12 @@ export function createScorer(ix: MatcherIndex, rules: MatcherRules, spelling: ()
         if (explained < rules.minExplained) score *= explained / rules.minExplained;
       }
       const c = { id, slug, score: round(score), named, anchored: strong.size > 0 || named > 0, shared };
+      // The curator said the category is not about this: a query that names it is about something
+      // else. Never an answer nor a candidate; the closest such category is what a decline explains.
+      if (outOfScope.has(slug)) {
+        if (refused === undefined || c.score > refused.score) refused = { slug, score: c.score, entries: outOfScope.get(slug)! };
+        continue;
+      }
       keep(nearby, c);
       if (rules.contextNeedsStrongerEvidence && shared <= 2 && strong.size === 0 && tally.described[id] === 0) continue;
       // "best way to learn Go": one word its description or example questions happen to use ("what could go wrong") is no topic.
@@ -384,7 +398,9 @@ export function createScorer(ix: MatcherIndex, rules: MatcherRules, spelling: ()
       // whose example questions use "run", "email" and "server"); "server setup" names nothing.
       (first.score > second.score || (first.named > 0 && strongById.has(first.id))) &&
       [...hits.values()].some((h) => (keywords[first.id]!.name.has(h.stem) || strongById.get(first.id)?.has(h.stem) === true) && !keywords[second.id]!.described.has(h.stem));
-    return { candidates, suggestions, declineCandidates: Object.freeze(declineCandidates), byTopic, vague, leaderWords: first?.shared ?? 0 };
+    // A refusal matters to a decline only when the category it kept out led every candidate.
+    const scopeRefusal = refused !== undefined && (first === undefined || refused.score > first.score) ? Object.freeze(refused) : undefined;
+    return { candidates, suggestions, declineCandidates: Object.freeze(declineCandidates), byTopic, vague, leaderWords: first?.shared ?? 0, ...(scopeRefusal === undefined ? {} : { scopeRefusal }) };
   }
 
   return { rank, readWords, keywordStems, excluded, ownCapitals, remembered: () => corrections.size };

@@ -32,6 +32,8 @@ t.test('the official SDK client (2025 era) connects, lists the tools, calls each
   const again = await client.callTool({ name: 'get_sources', arguments: { query: candidates[1]!.slug } });
   t.notOk(again.isError, 're-asked with a candidate slug');
   t.equal((again.structuredContent as { category: { slug: string } }).category.slug, candidates[1]!.slug, 'the slug returns that category');
+  const scoped = await client.callTool({ name: 'get_sources', arguments: { query: 'rust game tips' } });
+  t.match(scoped.structuredContent, { declined: { outOfScope: { slug: 'rust-learning', entries: ['rust game'] } } }, 'a scope refusal, as data the client accepted');
 
   const list = await client.callTool({ name: 'list_categories', arguments: {} });
   t.match((list.content as { text: string }[])[0]!.text, /10 categories/);

@@ -151,7 +151,7 @@ t.test('GET /metrics labels every tool the toolbox lists by its own name, and a 
   for (const { name } of listed) await callTool(app, session, name, name === 'get_sources' || name === 'get_federated_sources' ? { query: 'learn rust' } : {});
   await callTool(app, session, 'get_weather', {});
   const m = (await app.inject({ method: 'GET', url: '/metrics' })).body;
-  for (const { name } of listed) t.ok(metricValue(m, `threegs_mcp_requests_total{method="tools/call",tool="${name}",status="200"}`) >= 1, name);
+  for (const { name } of listed) t.ok((metricValue(m, `threegs_mcp_requests_total{method="tools/call",tool="${name}",status="200"}`) ?? 0) >= 1, name);
   t.notMatch(m, /tool="get_weather"/, 'an unknown name is never a label');
   t.match(m, /threegs_mcp_requests_total\{method="tools\/call",tool="other",status="200"\} 1/);
 });

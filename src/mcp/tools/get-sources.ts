@@ -43,7 +43,9 @@ const declined = schema.object({
       items: schema.object({ slug: schema.string, name: schema.string, description: schema.string, score: { type: 'number' } }),
     },
     availableSlugs: schema.strings,
-  }),
+    // Present when the query was nearest to a category whose curator marked it as outside its scope.
+    outOfScope: schema.object({ slug: schema.string, name: schema.string, entries: schema.strings }),
+  }, ['reason', 'threshold', 'candidates', 'availableSlugs']),
 });
 
 export const getSources: Tool = {
@@ -162,7 +164,17 @@ function describeNoMatch(
     const c = catalog.registry.categories[slug]!;
     return { slug, name: c.name, description: c.description, score };
   });
-  const data = { declined: { reason: outcome.reason, threshold: outcome.threshold, candidates, availableSlugs: slugs } };
+  const refused = outcome.reason === 'below-threshold' ? outcome.outOfScope : undefined;
+  const refusedName = refused === undefined ? '' : catalog.registry.categories[refused.slug]!.name;
+  const data = {
+    declined: {
+      reason: outcome.reason,
+      threshold: outcome.threshold,
+      candidates,
+      availableSlugs: slugs,
+      ...(refused === undefined ? {} : { outOfScope: { slug: refused.slug, name: refusedName, entries: refused.entries } }),
+    },
+  };
   const named =
     candidates.length === 0
       ? ''
@@ -184,6 +196,10 @@ function describeNoMatch(
     why =
       `No category matches "${clip(query)}" clearly enough: ${outcome.closest.slug} (score ${outcome.closest.score.toFixed(3)}) and ` +
       `${outcome.contender.slug} (score ${outcome.contender.score.toFixed(3)}) are too close to call, so the query is likely about neither.`;
+  } else if (refused !== undefined) {
+    why =
+      `No category answers "${clip(query)}": it is nearest to ${refusedName} (${refused.slug}), whose curator marked ` +
+      `${refused.entries.map((e) => JSON.stringify(e)).join(', ')} as outside its scope, so its sources would not serve it.`;
   } else {
     why =
       `No category matches "${clip(query)}" well enough` +

@@ -50,3 +50,17 @@ t.test('with an ephemeral key, get_sources says the key is a throwaway developme
   const configured = await prepareCatalog(SHIPPED_REGISTRY, serverSigning(), 0.4);
   t.notMatch(getSources.run({ query: 'learn rust programming' }, configured).content[0]!.text, /throwaway/);
 });
+
+t.test('a query a curator marked as outside a category is told which category it was near and why it is declined, in text and data (issue 24, item 5)', async (t) => {
+  const catalog = await prepareCatalog(SHIPPED_REGISTRY, serverSigning(), 0.45);
+  const result = getSources.run({ query: 'rust game tips' }, catalog);
+  t.equal(result.isError, true);
+  t.equal(
+    result.content[0]!.text.split(' Otherwise')[0],
+    'No category answers "rust game tips": it is nearest to Rust Learning (rust-learning), whose curator marked "rust game" as outside its scope, so its sources would not serve it.',
+  );
+  t.notMatch(result.content[0]!.text, /shares any words/, 'never "no category shares any words"');
+  t.same((result.structuredContent as { declined: { outOfScope: unknown } }).declined.outOfScope, { slug: 'rust-learning', name: 'Rust Learning', entries: ['rust game'] });
+  const plain = getSources.run({ query: 'xyzzy plugh' }, catalog);
+  t.notOk('outOfScope' in (plain.structuredContent as { declined: object }).declined, 'absent when no scope entry decided it');
+});
