@@ -32,23 +32,32 @@ export function validateRegistry(input: unknown, rules: RegistryRules = {}): Reg
   // Dropping unknown fields changes the data: on a copy, never on what the caller holds.
   const data = rules.ignoreUnknownFields ? structuredClone(input) : input;
   const check = rules.ignoreUnknownFields ? checkDroppingUnknown : checkSchema;
-  if (!check(data)) {
-    return { ok: false, problems: describeSchemaErrors(check.errors ?? [], data) };
-  }
-  const shaped = data as unknown as Registry;
-  const problems = checkInvariants(shaped, rules);
-  if (problems.length > 0) return { ok: false, problems };
-  return { ok: true, registry: deepFreeze(normalise(shaped)) };
+  const shapeOk = check(data);
+  // Every problem at once: the rules a schema cannot say are checked on whatever parts have the
+  // right shape, even when other parts do not (a bad version must not hide a bad URL).
+  const problems = [...(shapeOk ? [] : describeSchemaErrors(check.errors ?? [], data)), ...checkInvariants(data, rules)];
+  if (problems.length > 0) return { ok: false, problems: [...new Set(problems)] };
+  return { ok: true, registry: deepFreeze(normalise(data as unknown as Registry)) };
 }
 
-function checkInvariants(registry: Registry, rules: RegistryRules): string[] {
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** The rules a schema cannot say, on data that may not have passed the schema: each part is looked at only if it has the shape the rule needs. */
+function checkInvariants(data: unknown, rules: RegistryRules): string[] {
   const problems: string[] = [];
-  for (const [slug, category] of Object.entries(registry.categories)) {
+  const registry = isObject(data) ? data : {};
+  const categories = isObject(registry.categories) ? registry.categories : {};
+  for (const [slug, raw] of Object.entries(categories)) {
+    if (!isObject(raw) || !Array.isArray(raw.sources) || !raw.sources.every(isObject)) continue;
+    const category = raw as unknown as Category;
     const ranks = category.sources.map((s) => s.rank).sort();
-    if (ranks.join() !== RANKS.join()) problems.push(`${categoryPath(slug, 'sources')}: ${RULES.ranks}`);
+    // Three ranks each from 1 to 3 the schema accepts one by one; that they differ, only here.
+    const eachValid = ranks.length === RANKS.length && ranks.every((r) => RANKS.includes(r));
+    if (eachValid && ranks.join() !== RANKS.join()) problems.push(`${categoryPath(slug, 'sources')}: ${RULES.ranks}`);
     const labels = sourceLabels(category.sources);
     const seen = new Map<string, string>();
     category.sources.forEach((source, i) => {
+      if (typeof source.url !== 'string') return;
       const where = categoryPath(slug, labels[i]!, 'url');
       const url = httpsUrl(source.url);
       const earlier = url === undefined ? undefined : seen.get(url);
@@ -58,7 +67,10 @@ function checkInvariants(registry: Registry, rules: RegistryRules): string[] {
     });
   }
   const endorsers = new Map<string, number>();
-  registry.endorsements.forEach((e, i) => {
+  const endorsements = Array.isArray(registry.endorsements) ? (registry.endorsements as unknown[]) : [];
+  endorsements.forEach((raw, i) => {
+    if (!isObject(raw) || typeof raw.url !== 'string' || typeof raw.pubkey !== 'string') return;
+    const e = raw as { url: string; pubkey: string };
     if (!peerUrlAllowed(e.url, rules.allowLoopbackHttp === true)) {
       const loopback = !rules.allowLoopbackHttp && peerUrlAllowed(e.url, true);
       problems.push(`${endorsementPath(i, 'url')}: ${rules.allowLoopbackHttp ? RULES.peerUrl : loopback ? RULES.loopbackPeerUrl : RULES.httpsUrl}`);

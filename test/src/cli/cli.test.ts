@@ -79,7 +79,8 @@ t.test('check: errors exit 1 and name the place the way the file reads', async (
   t.same(invalid.err.split('\n'), [
     'error version: must be a semantic version such as 1.0.0 or 1.1.0-beta.1',
     'error categories.rust-learning.sources: must have exactly 3 items, one source for each rank 1, 2 and 3',
-    `FAIL ${join(dir, 'invalid.json')}: 2 problems; the server would refuse to start`,
+    'error categories.rust-learning.source rank 2.url: must be an absolute https URL',
+    `FAIL ${join(dir, 'invalid.json')}: 3 problems; the server would refuse to start`,
   ]);
 
   const selfEndorsed = structuredClone(data);

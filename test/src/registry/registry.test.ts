@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -106,7 +107,7 @@ t.test('a source is named by its rank, not by where it sits in the list', async 
   data.categories['nostr-development'].sources[0].url = 'http://github.com/nbd-wtf/nostr-tools';
   data.categories['nostr-development'].sources[2].why = '';
   const check = validateRegistry(data);
-  t.same(check.ok ? [] : check.problems, ['categories.nostr-development.source rank 1.why: must not be empty']);
+  t.same(check.ok ? [] : check.problems, ['categories.nostr-development.source rank 1.why: must not be empty', 'categories.nostr-development.source rank 3.url: must be an absolute https URL'], 'both at once');
   data.categories['nostr-development'].sources[2].why = 'The specifications.';
   const urls = validateRegistry(data);
   t.same(urls.ok ? [] : urls.problems, ['categories.nostr-development.source rank 3.url: must be an absolute https URL']);
@@ -203,4 +204,22 @@ t.test('a secret file named as the registry is never quoted', async (t) => {
     const leaked = pieces(secret.trim()).filter((piece) => message.includes(piece));
     t.same(leaked, [], `${message} quotes nothing of the secret`);
   }
+});
+
+t.test('every problem is reported at once: a bad version does not hide a bad URL or a duplicated endorser (issue 24, item 4)', async (t) => {
+  const data = JSON.parse(readFileSync(SHIPPED_REGISTRY, 'utf8'));
+  data.version = 'one';
+  const slug = Object.keys(data.categories)[0]!;
+  data.categories[slug].sources[0].url = 'http://example.org/plain-http';
+  const endorsement = { name: 'Peer', url: 'https://peer.example.org/', pubkey: 'a'.repeat(43), since: '2026-10-01' };
+  data.endorsements = [endorsement, { ...endorsement, name: 'Peer again' }];
+  data.categories[slug].sources[1].rank = 'first';
+  const check = validateRegistry(data);
+  t.equal(check.ok, false);
+  const problems = check.ok ? [] : check.problems;
+  t.ok(problems.some((p) => p.startsWith('version:')), 'the version (a schema rule)');
+  t.ok(problems.some((p) => p.includes(`${slug}.source rank 1.url:`)), 'the plain-http URL (a rule the schema cannot say)');
+  t.ok(problems.some((p) => p.startsWith('endorsements.2.pubkey:') || p.includes('repeats the endorser')), 'the repeated endorser');
+  t.ok(problems.some((p) => p.includes('rank')), 'the malformed rank');
+  t.equal(new Set(problems).size, problems.length, 'no problem twice');
 });
