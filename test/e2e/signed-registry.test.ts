@@ -76,13 +76,13 @@ t.test('start-up refuses a tampered registry, signature, history entry or histor
   };
   const other = otherPublicKey();
   const cases: [string, () => Promise<unknown>, RegExp, Record<string, string>?][] = [
-    ['the registry changed after signing', () => folder.edit((s) => s.replace('Exercises first. ', 'Exercises last. ')), /^three-good-sources: registry\.json was changed after signing: its SHA-256 is [0-9a-f]{64} \(version 1\.1\.0\); the signature covers [0-9a-f]{64} \(version 1\.1\.0\); sign it again$/],
+    ['the registry changed after signing', () => folder.edit((s) => s.replace('Exercises first. ', 'Exercises last. ')), /^three-good-sources: registry\.json was edited after version 1\.1\.0 was signed, and its version was not raised \(.*\): raise "version" above 1\.1\.0 \(e\.g\. 1\.1\.1\), then sign it \(npx three-good-sources sign registry\.json --key <file>\)$/],
     ['a signature by another key', async () => {}, new RegExp(`^three-good-sources: registry\\.signature\\.json: signature by another key \\(${folder.pubkey}; expected ${other} from CURATOR_PUBKEY\\)$`), { CURATOR_PUBKEY: other }],
     ['a forged signature', () => writeFile(folder.files.signature, good.signature.replace(/"signature":"[A-Za-z0-9+/]{4}/, '"signature":"AAAA')), /^three-good-sources: registry\.signature\.json: bad signature: it does not verify with /],
     ['a history entry altered', () => writeFile(folder.files.history, good.history.replace('"version":"1.0.0"', '"version":"1.0.1"')), /^three-good-sources: registry\.history\.json: broken history: entry 1 \(version 1\.0\.1\): its signature does not verify/],
     ['history entries reordered', () => writeFile(folder.files.history, [lines[0], lines[2]!.replace(/,?$/, ','), lines[1]!.replace(/,$/, ''), lines[3]].join('\n')), /^three-good-sources: registry\.history\.json: broken history: entry 1 \(version 1\.1\.0\): the first entry names a predecessor/],
     ['a truncated history', () => writeFile(folder.files.history, good.history.slice(0, 300)), /^three-good-sources: registry\.history\.json: broken history: .*truncated/],
-    ['a history whose head is not the served registry', () => writeFile(folder.files.history, `${[lines[0], lines[1]!.replace(/,$/, ''), lines[3]].join('\n')}\n`), /^three-good-sources: registry\.history\.json: its newest entry \(version 1\.0\.0, sha256 [0-9a-f]{64}\) is not the served registry \(version 1\.1\.0, sha256 [0-9a-f]{64}\)$/],
+    ['a history whose head is not the served registry', () => writeFile(folder.files.history, `${[lines[0], lines[1]!.replace(/,$/, ''), lines[3]].join('\n')}\n`), /^three-good-sources: registry\.history\.json: its newest entry \(version 1\.0\.0, sha256 [0-9a-f]{64}\) is not the served registry \(version 1\.1\.0, sha256 [0-9a-f]{64}\): the history does not belong with these files; copy registry\.history\.json from where version 1\.1\.0 was signed$/],
     ['a secret configured beside a curator signature', async () => {}, /^three-good-sources: registry\.signature\.json is present: the curator signed this registry, so the server only verifies it and needs no secret; unset CURATOR_SECRET_KEY and CURATOR_KEY_FILE/, { CURATOR_SECRET_KEY: '07'.repeat(32) }],
   ];
   for (const [what, tamper, expected, env] of cases) {
@@ -110,7 +110,7 @@ t.test('a reload (real SIGHUP) keeps the previous registry when a file is tamper
   const good = { registry: await folder.read(), history: await readFile(folder.files.history, 'utf8'), signature: await readFile(folder.files.signature, 'utf8') };
   const failures = () => server.logs().filter((l) => l.msg === 'registry reload failed; still serving the previous registry');
   const tampers: [string, () => Promise<unknown>, RegExp][] = [
-    ['registry', () => folder.edit((s) => s.replace('Exercises first. ', 'Exercises last. ')), /was changed after signing/],
+    ['registry', () => folder.edit((s) => s.replace('Exercises first. ', 'Exercises last. ')), /was edited after version 1\.1\.0 was signed, and its version was not raised/],
     ['history entry', () => writeFile(folder.files.history, good.history.replace('"fields":["why"]', '"fields":["name"]')), /entry 2 \(version 1\.1\.0\): its signature does not verify/],
     ['history order', () => writeFile(folder.files.history, good.history.replace(/\[\n(.*),\n(.*)\n\]/, '[\n$2,\n$1\n]')), /broken history/],
   ];

@@ -182,7 +182,16 @@ t.test('verify: a local registry changed after signing, or checked with another 
   await folder.edit((s) => s.replace('Exercises first. ', 'Exercises last. '));
   const changed = await cli('verify', folder.registry, '--pubkey', folder.pubkey);
   t.equal(changed.code, 1);
-  t.match(changed.err, /^FAIL registry\.json was changed after signing: its SHA-256 is [0-9a-f]{64} \(version 1\.1\.0\); the signature covers [0-9a-f]{64} \(version 1\.1\.0\); sign it again$/);
+  t.match(changed.err, /^FAIL registry\.json was edited after version 1\.1\.0 was signed, and its version was not raised \(its SHA-256 is [0-9a-f]{64} \(version 1\.1\.0\); the signature covers [0-9a-f]{64} \(version 1\.1\.0\)\): raise "version" above 1\.1\.0 \(e\.g\. 1\.1\.1\), then sign it \(npx three-good-sources sign registry\.json --key <file>\)$/);
+  // Following that one step works: raise the version, sign, verify.
+  await folder.edit((s) => s.replace('"version": "1.1.0"', '"version": "1.1.1"'));
+  const newer = await cli('verify', folder.registry, '--pubkey', folder.pubkey);
+  t.match(newer.err, /^FAIL registry\.json is version 1\.1\.1, which is not signed yet; registry\.signature\.json covers version 1\.1\.0 \(.*\): sign it \(npx three-good-sources sign registry\.json --key <file>\)$/);
+  t.equal((await folder.sign()).code, 0, 'the step it names succeeds');
+  t.equal((await cli('verify', folder.registry, '--pubkey', folder.pubkey)).code, 0, 'and the registry verifies');
+  await folder.edit((s) => s.replace('"version": "1.1.1"', '"version": "1.0.9"'));
+  t.match((await cli('verify', folder.registry, '--pubkey', folder.pubkey)).err, /^FAIL registry\.json \(version 1\.0\.9\) is older than what registry\.signature\.json covers \(version 1\.1\.1\): the files do not belong together \(.*\); put back the registry that was signed \(registry\.signed\.json beside it holds its exact bytes\)$/);
+  await folder.edit((s) => s.replace('"version": "1.0.9"', '"version": "1.1.1"'));
   const other = otherPublicKey();
   t.match((await cli('verify', folder.registry, '--pubkey', other)).err, new RegExp(`signature by another key \\(${folder.pubkey}; expected ${other} from --pubkey\\)`));
   t.match((await cli('verify', join(folder.dir, 'nope.json'), '--pubkey', other)).err, /^FAIL not a URL, and no such file: /);

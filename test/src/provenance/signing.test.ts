@@ -53,7 +53,7 @@ t.test('checkCuratorSigned names what is wrong: the signer, the registry naming 
   const newer = await loadRegistry(folder.registry);
   t.match(checkCuratorSigned(newer, { ...files, signatureBytes: await readFile(folder.files.signature), historyBytes: older }, folder.pubkey, 'CURATOR_PUBKEY'), {
     ok: false,
-    problem: /^registry\.history\.json: its newest entry \(version 1\.1\.0, sha256 [0-9a-f]{64}\) is not the served registry \(version 1\.2\.0, sha256 [0-9a-f]{64}\)$/,
+    problem: /^registry\.history\.json: its newest entry \(version 1\.1\.0, sha256 [0-9a-f]{64}\) is not the served registry \(version 1\.2\.0, sha256 [0-9a-f]{64}\): the history does not belong with these files; copy registry\.history\.json from where version 1\.2\.0 was signed$/,
   });
 
   await rm(folder.files.signature);
