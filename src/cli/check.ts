@@ -85,9 +85,11 @@ export async function check(argv: readonly string[], io: CliIo): Promise<number>
     return 0;
   }
   // Link rot is a warning like the lints: the server would still serve the file.
-  const warnings = [...lint(result.registry, threshold), ...(links ? (await checkLinks(result.registry)).map((l) => `link ${l}`) : [])];
+  const report = links ? await checkLinks(result.registry) : undefined;
+  const warnings = [...lint(result.registry, threshold), ...(report?.problems ?? []).map((l) => `link ${l}`), ...(report?.offline === undefined ? [] : [`links: ${report.offline}`])];
   for (const w of warnings) io.out(`warning ${w}`);
   const failed = warnings.length > 0 && strict;
-  io.out(`${failed ? 'FAIL' : 'OK'} ${file}: ${plural(Object.keys(result.registry.categories).length, 'category', 'categories')}, ${plural(warnings.length, 'warning')}`);
+  const unchecked = report?.offline === undefined ? '' : ' (links not checked: nothing could be reached)';
+  io.out(`${failed ? 'FAIL' : 'OK'} ${file}: ${plural(Object.keys(result.registry.categories).length, 'category', 'categories')}, ${plural(warnings.length, 'warning')}${unchecked}`);
   return failed ? 1 : 0;
 }

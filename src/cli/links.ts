@@ -50,7 +50,7 @@ async function problemOf(start: string, { timeoutMs, maxRedirects }: Required<Li
  * line per link that is dead, moved to another site, or fails TLS: link rot a curator should
  * learn of before an agent does.
  */
-export async function checkLinks(registry: Registry, options: LinkOptions = {}): Promise<string[]> {
+export async function checkLinks(registry: Registry, options: LinkOptions = {}): Promise<LinkReport> {
   const settings = { ...DEFAULTS, ...options };
   const places = new Map<string, string[]>();
   for (const [slug, c] of Object.entries(registry.categories)) {
@@ -67,5 +67,22 @@ export async function checkLinks(registry: Registry, options: LinkOptions = {}):
     }
   };
   await Promise.all(Array.from({ length: Math.min(settings.concurrency, urls.length) }, worker));
-  return urls.filter((u) => problems.has(u)).flatMap((u) => places.get(u)!.map((place) => `${place}: ${u}: ${problems.get(u)}`));
+  // Not one link answered (no HTTP reply, no TLS handshake): the network is what failed, not the
+  // links. One line says so, instead of every link reported unreachable.
+  const reached = urls.filter((u) => !NO_ANSWER.test(problems.get(u) ?? '')).length;
+  if (urls.length > 0 && reached === 0) {
+    const causes = [...new Set(urls.map((u) => problems.get(u)!))].slice(0, 3).join(', ');
+    return { problems: [], offline: `none of the ${urls.length} links could be reached (${causes}): this machine seems to have no network, so the links were not checked` };
+  }
+  return { problems: urls.filter((u) => problems.has(u)).flatMap((u) => places.get(u)!.map((place) => `${place}: ${u}: ${problems.get(u)}`)) };
+}
+
+/** The problems that mean no answer came at all. */
+const NO_ANSWER = /^(unreachable \(|no answer within )/;
+
+export interface LinkReport {
+  /** One `place: url: problem` line per link that is dead, moved to another site, or fails TLS. */
+  readonly problems: readonly string[];
+  /** Set when not one link could be reached: why, in one line; `problems` is then empty. */
+  readonly offline?: string;
 }

@@ -50,7 +50,8 @@ t.test('check --links names each dead link, move to another site, TLS failure an
     [`${site}/old`, tls, `${site}/broken`],
     [`${site}/loop`, `${slow}/`, closed],
   ]);
-  const problems = await checkLinks(registry, { timeoutMs: 500, maxRedirects: 3 });
+  const { problems, offline } = await checkLinks(registry, { timeoutMs: 500, maxRedirects: 3 });
+  t.equal(offline, undefined, 'some links answered: the network works');
   const [first, second, third] = Object.keys(registry.categories);
   t.same(problems, [
     `categories.${first}.source rank 2: ${site}/gone: dead (HTTP 404)`,
@@ -69,4 +70,27 @@ t.test('check --links names each dead link, move to another site, TLS failure an
   t.equal(res.code, 0);
   t.match(res.out, new RegExp(`^warning link categories\\.${first}\\.source rank 1: ${tls.replace(/[.]/g, '\\.')}: TLS failure`, 'm'));
   t.equal((await cli('check', file, '--links', '--strict')).code, 1);
+});
+
+t.test('check --links with nothing reachable says so in one line instead of reporting every link, and --strict fails (issue 24, item 10)', async (t) => {
+  // Closed ports on loopback: as offline as a machine gets, without touching its network.
+  const closed: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    closed.push(`https://127.0.0.1:${(probe.address() as AddressInfo).port}/${i}`);
+    await new Promise((resolve) => probe.close(resolve));
+  }
+  const report = await checkLinks(registryOf([closed]), { timeoutMs: 500 });
+  t.same(report, { problems: [], offline: 'none of the 3 links could be reached (unreachable (ECONNREFUSED)): this machine seems to have no network, so the links were not checked' });
+  const file = join(dir, 'offline.json');
+  await writeFile(file, JSON.stringify(registryOf([closed])));
+  const res = await cli('check', file, '--links');
+  t.equal(res.code, 0);
+  t.match(res.out, /^warning links: none of the 3 links could be reached .*: this machine seems to have no network, so the links were not checked$/m);
+  t.notMatch(res.out, /^warning link categories/m, 'no link reported one by one');
+  t.match(res.out, /^OK .*offline\.json: 1 category, 1 warning \(links not checked: nothing could be reached\)$/m);
+  const strict = await cli('check', file, '--links', '--strict');
+  t.equal(strict.code, 1, '--strict fails');
+  t.match(strict.out, /^FAIL .*\(links not checked: nothing could be reached\)$/m);
 });
