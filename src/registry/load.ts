@@ -31,6 +31,11 @@ export async function readRegistry(file: string, rules: RegistryRules = {}): Pro
     const code = (err as NodeJS.ErrnoException).code ?? 'read error';
     return { ok: false, problems: [`${WHOLE_REGISTRY}: cannot read the file (${code})`] };
   }
+  return registryFromBytes(bytes, rules);
+}
+
+/** A registry's bytes (a file's, or a download's) decoded, parsed and validated as readRegistry does. */
+export function registryFromBytes(bytes: Uint8Array, rules: RegistryRules = {}): RegistryCheck {
   let text: string;
   try {
     text = UTF8.decode(bytes);

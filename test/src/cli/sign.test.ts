@@ -42,7 +42,27 @@ t.test('sign: the next version prints what changed, in the words diff and the hi
   const again = await cli('diff', folder.files.signed, folder.registry);
   t.match(again.out, /: no changes$/);
   t.match((await cli('diff', folder.registry)).err, /^usage: three-good-sources diff/);
-  t.match((await cli('diff', folder.registry, join(folder.dir, 'missing.json'))).err, /missing\.json: registry: cannot read the file \(ENOENT\)[\s\S]*FAIL only two valid registry files/);
+  t.match((await cli('diff', folder.registry, join(folder.dir, 'missing.json'))).err, /missing\.json: registry: cannot read the file \(ENOENT\)[\s\S]*FAIL only two valid registries/);
+});
+
+t.test('diff reads a server by its URL as well as files, and says when a version was not raised (issue 24, item 14)', async (t) => {
+  const folder = await signedTwice();
+  const app = await build(t);
+  const base = await app.listen({ host: '127.0.0.1', port: 0 });
+  const served = await cli('diff', `${base}/`, folder.registry);
+  t.equal(served.code, 0, served.err);
+  t.match(served.out, new RegExp(`^${base.replace(/[.]/g, '\\.')}/ \\(1\\.0\\.0\\) -> .*registry\\.json \\(1\\.1\\.0\\): \\d+ changes?`, 'm'), 'a base URL reads its /registry');
+  const byPath = await cli('diff', `${base}/registry`, `${base}/registry`);
+  t.match(byPath.out, /: no changes$/m, 'the URL of a registry document, as it is');
+  await folder.edit((s) => s.replace('Exercises first. ', 'Exercises last. '));
+  const unraised = await cli('diff', folder.files.signed, folder.registry);
+  t.equal(unraised.code, 0);
+  t.match(unraised.out, /^warning version not raised: .*registry\.json has changes but version 1\.1\.0, not greater than 1\.1\.0; raise "version" \(e\.g\. 1\.1\.1\) before signing$/m);
+  const same = await cli('diff', folder.files.signed, folder.files.signed);
+  t.notMatch(same.out, /version not raised/, 'no changes, no warning');
+  const down = await cli('diff', 'http://127.0.0.1:9/', folder.registry);
+  t.equal(down.code, 1);
+  t.match(down.err, /^error http:\/\/127\.0\.0\.1:9\/: registry: cannot download http:\/\/127\.0\.0\.1:9\/registry \(unreachable/m);
 });
 
 t.test('sign: a version that does not increase is refused and nothing is written', async (t) => {
