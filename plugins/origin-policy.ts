@@ -5,7 +5,7 @@ import { Failures } from '../src/mcp/errors.js';
 import { BoundedMemo } from '../src/util/bounded-memo.js';
 import { isMcpRequest, sendFailure } from './http-errors.js';
 
-export interface OriginPolicyOptions extends Pick<Config, 'allowedOrigins'> {
+export interface OriginPolicyOptions extends Pick<Config, 'allowedOrigins' | 'allowedHosts'> {
   /** The address the server listens on: on a loopback one, the Host header is checked too. */
   readonly listenHost: Config['host'];
 }
@@ -25,17 +25,15 @@ export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
-/** A Host header naming this machine by a localhost name, on any port. */
-export function hostAllowed(host: string | undefined): boolean {
+/** A Host header naming this machine by a localhost name, or one of `allowed` (a proxy's public name), on any port. */
+export function hostAllowed(host: string | undefined, allowed: readonly string[] = []): boolean {
   if (host === undefined) return false;
-  return hostVerdicts.get(host, () => {
-    const hostname = URL.canParse(`http://${host}`) ? new URL(`http://${host}`).hostname : undefined;
-    return hostname !== undefined && (LOCAL_HOSTNAMES.has(hostname) || isLoopback(hostname));
-  });
+  const hostname = hostnames.get(host, () => (URL.canParse(`http://${host}`) ? new URL(`http://${host}`).hostname : ''));
+  return hostname !== '' && (LOCAL_HOSTNAMES.has(hostname) || isLoopback(hostname) || allowed.includes(hostname));
 }
 
-/** Every request carries a Host header, nearly always the same one: judge each value once. */
-const hostVerdicts = new BoundedMemo<string, boolean>(256);
+/** Every request carries a Host header, nearly always the same one: parse each value once. */
+const hostnames = new BoundedMemo<string, string>(256);
 
 /**
  * Where each check protects: a foreign Origin is refused on the MCP endpoint, the one route with
@@ -47,16 +45,17 @@ const hostVerdicts = new BoundedMemo<string, boolean>(256);
  * sees; it blocks nothing. The 403 is ours: "If the Origin header is present and invalid,
  * servers MUST respond with HTTP 403 Forbidden" (transports, 2025-11-25 and 2026-07-28).
  * Bound to loopback, a DNS-rebinding page reaches us under its own host name, so the Host
- * header must be a localhost name as well.
+ * header must be a localhost name as well, or a name the operator listed (ALLOWED_HOSTS: the
+ * public name a reverse proxy on this machine passes on).
  */
 export const originPolicy = fp<OriginPolicyOptions>(
-  async (app, { allowedOrigins, listenHost }) => {
+  async (app, { allowedOrigins, allowedHosts, listenHost }) => {
     const checkHost = isLoopback(listenHost);
     app.addHook('onRequest', (request, reply, done) => {
       const origin = request.headers.origin;
       if (origin !== undefined && isMcpRequest(request) && !originAllowed(origin, allowedOrigins)) {
         sendFailure(request, reply, Failures.forbiddenOrigin);
-      } else if (checkHost && !hostAllowed(request.headers.host)) {
+      } else if (checkHost && !hostAllowed(request.headers.host, allowedHosts)) {
         sendFailure(request, reply, Failures.forbiddenHost);
       } else {
         done();

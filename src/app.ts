@@ -136,7 +136,7 @@ export const app: FastifyPluginAsync<AppParts> = async (instance, { config, hold
 
   await instance.register(requestLog);
   await instance.register(metricsPlugin, { metrics });
-  await instance.register(originPolicy, { allowedOrigins: config.allowedOrigins, listenHost: config.host });
+  await instance.register(originPolicy, { allowedOrigins: config.allowedOrigins, allowedHosts: config.allowedHosts, listenHost: config.host });
   await instance.register(health, { catalog, sessions, serverVersion });
   await instance.register(registryRoutes, { catalog });
   await instance.register(federationRoutes, { federation });

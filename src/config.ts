@@ -53,6 +53,12 @@ export const VARIABLES = {
     meaning:
       'comma-separated browser origins allowed besides localhost ones, e.g. `https://app.example.com`; other `Origin`s get 403 on `/mcp`. @fastify/cors uses the same list',
   },
+  ALLOWED_HOSTS: {
+    rule: { type: 'string' },
+    default: '',
+    meaning:
+      'comma-separated host names a request may name in its `Host` header besides localhost ones, e.g. `3gs.example.org`, for a server on a loopback address behind a reverse proxy that passes the public host (see Behind a reverse proxy); on other addresses the `Host` header is not checked',
+  },
   SESSION_TTL_SECONDS: { rule: integer(1, 86_400), default: 1800, meaning: 'a session unused this long is forgotten' },
   MAX_SESSIONS: { rule: integer(1, 10_000_000), default: 10_000, meaning: 'most sessions held; the least recently used goes first (the memory store sets aside about 45 bytes for each at start)' },
   CURATOR_PUBKEY: {
@@ -154,6 +160,8 @@ function toConfig(v: Checked, report: Report) {
     matchThreshold: v.MATCH_THRESHOLD,
     /** Exact origins allowed besides localhost ones (scheme://host[:port]). */
     allowedOrigins: parseOrigins(v.ALLOWED_ORIGINS, report),
+    /** Host names (lowercase, no port) a loopback-bound server accepts in the Host header besides localhost ones. */
+    allowedHosts: parseHosts(v.ALLOWED_HOSTS, report),
     sessionTtlMs: v.SESSION_TTL_SECONDS * 1000,
     maxSessions: v.MAX_SESSIONS,
     /** The curator's Ed25519 seed (secret: never logged); undefined means an ephemeral key. */
@@ -262,6 +270,15 @@ function parseTrustProxy(list: string, report: Report): readonly string[] {
   });
   if (bad.length > 0) report('TRUST_PROXY', `TRUST_PROXY must be a comma-separated list of IP addresses or CIDR ranges (got ${quoted(bad)})`);
   return entries;
+}
+
+/** Host names as a proxy passes them: letters, digits, hyphens and dots, no scheme, port or path. */
+function parseHosts(list: string, report: Report): readonly string[] {
+  const items = list.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const valid = (h: string) => h.length <= 253 && /^(?=.*[a-z])[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/.test(h);
+  const bad = items.filter((h) => !valid(h));
+  if (bad.length > 0) report('ALLOWED_HOSTS', `ALLOWED_HOSTS must be a comma-separated list of host names like 3gs.example.org, without scheme, port or path (got ${quoted(bad)})`);
+  return items.filter(valid);
 }
 
 function parseOrigins(list: string, report: Report): readonly string[] {

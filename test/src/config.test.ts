@@ -57,11 +57,11 @@ t.test('empty and blank variables take their defaults, whatever process.env hold
 t.test('every variable is read', async (t) => {
   const c = loadConfig({
     HOST: '0.0.0.0', PORT: '8080', REGISTRY_PATH: '/tmp/r.json', LOG_LEVEL: 'debug', MATCH_THRESHOLD: '0.55',
-    ALLOWED_ORIGINS: 'https://a.example.com, http://b.example.org:8080/', SESSION_TTL_SECONDS: '60', MAX_SESSIONS: '5', PID_FILE: '/run/3gs.pid',
+    ALLOWED_ORIGINS: 'https://a.example.com, http://b.example.org:8080/', ALLOWED_HOSTS: '3gs.example.org', SESSION_TTL_SECONDS: '60', MAX_SESSIONS: '5', PID_FILE: '/run/3gs.pid',
   });
   t.same(c, {
     host: '0.0.0.0', port: 8080, registryPath: '/tmp/r.json', logLevel: 'debug', matchThreshold: 0.55,
-    allowedOrigins: ['https://a.example.com', 'http://b.example.org:8080'], sessionTtlMs: 60_000, maxSessions: 5, curatorSeed: undefined,
+    allowedOrigins: ['https://a.example.com', 'http://b.example.org:8080'], allowedHosts: ['3gs.example.org'], sessionTtlMs: 60_000, maxSessions: 5, curatorSeed: undefined,
     redisUrl: undefined, rateLimitMax: 600, rateLimitWindowMs: 60_000, maxEventLoopDelayMs: 1000, maxHeapUsedBytes: 0, trustProxy: [],
     shutdownGraceMs: 10_000, connectionTimeoutMs: 30_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 72_000, pidFile: '/run/3gs.pid',
     curatorPubkey: undefined, federationRefreshMs: 300_000, federationCacheDir: undefined, federationAllowLoopbackHttp: false,
@@ -161,4 +161,12 @@ t.test("the README's configuration table is the one in src/config.ts", async (t)
     v.shownDefault ?? (v.default === undefined ? 'none' : v.default === '' ? 'empty' : `\`${v.default}\``);
   const expected = Object.entries(VARIABLES).map(([name, v]) => `| \`${name}\` | ${shown(v)} | ${v.meaning} |`);
   t.same(rows, expected);
+});
+
+t.test('ALLOWED_HOSTS: host names, lowercased; anything with a scheme, port or path is refused naming the variable (issue 24, item 2)', async (t) => {
+  t.same(loadConfig({ ALLOWED_HOSTS: ' 3GS.example.org, mirror.example.net ' }).allowedHosts, ['3gs.example.org', 'mirror.example.net']);
+  t.same(loadConfig({}).allowedHosts, []);
+  t.throws(() => loadConfig({ ALLOWED_HOSTS: 'https://3gs.example.org,3gs.example.org:443,a/b' }), {
+    message: /^invalid configuration: ALLOWED_HOSTS must be a comma-separated list of host names like 3gs\.example\.org, without scheme, port or path \(got "https:\/\/3gs\.example\.org", "3gs\.example\.org:443", "a\/b"\)$/,
+  });
 });

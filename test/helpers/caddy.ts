@@ -1,0 +1,63 @@
+import { spawn } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { freePort } from '../../scripts/lib/free-port.js';
+
+/** The caddy binary on PATH, if there is one. */
+export function caddyBinary(): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    const candidate = join(dir, 'caddy');
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not in this directory
+    }
+  }
+  return undefined;
+}
+
+/** The `skip` option of a test that needs Caddy: false when it can run, else the reason. With CI=true nothing is skipped. */
+export function caddySkip(): string | false {
+  if (process.env.CI === 'true' || caddyBinary() !== undefined) return false;
+  return 'needs Caddy, the reverse proxy the README shows: install it (apt-get install caddy)';
+}
+
+/**
+ * A Caddy of our own on a free loopback port, proxying `host` to `upstream` as the README's
+ * Caddyfile does, over plain HTTP (no certificate to get in a test) and with no admin endpoint.
+ */
+export async function startCaddy(t: { teardown(fn: () => unknown): void }, host: string, upstream: string): Promise<{ port: number }> {
+  const binary = caddyBinary();
+  if (binary === undefined) throw new Error('caddy was not found on PATH: install it (apt-get install caddy)');
+  const port = await freePort();
+  const dir = await mkdtemp(join(tmpdir(), '3gs-caddy-'));
+  const config = join(dir, 'Caddyfile');
+  await writeFile(config, `{\n\tadmin off\n\tauto_https off\n}\nhttp://${host}:${port} {\n\tbind 127.0.0.1\n\treverse_proxy ${upstream}\n}\n`);
+  const child = spawn(binary, ['run', '--config', config, '--adapter', 'caddyfile'], {
+    env: { PATH: process.env.PATH ?? '', HOME: dir, XDG_DATA_HOME: dir, XDG_CONFIG_HOME: dir },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let log = '';
+  child.stderr.on('data', (d) => (log += d));
+  t.teardown(() => {
+    child.kill('SIGTERM');
+  });
+  // Listening once a connection is accepted; Caddy takes well under a second.
+  for (let i = 0; i < 100; i++) {
+    if (child.exitCode !== null) throw new Error(`caddy exited with ${child.exitCode}: ${log.slice(-500)}`);
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.end();
+        resolve(true);
+      });
+      socket.on('error', () => resolve(false));
+    });
+    if (open) return { port };
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`caddy did not listen on ${port}: ${log.slice(-500)}`);
+}
