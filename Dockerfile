@@ -7,6 +7,7 @@ RUN npm ci --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY plugins ./plugins
+COPY scripts/build.mjs ./scripts/build.mjs
 RUN npm run build && npm prune --omit=dev
 
 FROM node:24-bookworm-slim

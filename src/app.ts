@@ -17,12 +17,13 @@ import type { Config } from './config.js';
 import { Federation, type PeerEvent } from './federation/federation.js';
 import { createMcpHandler } from './mcp/dispatch.js';
 import { BODY_LIMIT_BYTES } from './mcp/envelope.js';
-import { packageVersion } from './project.js';
+import { packageVersion, registryName } from './project.js';
 import type { SigningMode } from './provenance/signature.js';
 import { chooseSigning, signingKey } from './provenance/signing.js';
 import { MemorySessionStore } from './sessions/memory.js';
 import { RedisSessionStore, type AvailabilityEvent } from './sessions/redis.js';
 import type { SessionStore } from './sessions/store.js';
+import { discoveryRoutes } from '../plugins/discovery-routes.js';
 
 export interface AppOptions {
   /** Where logs go; stderr unless a test says otherwise. */
@@ -138,6 +139,7 @@ export const app: FastifyPluginAsync<AppParts> = async (instance, { config, hold
   await instance.register(metricsPlugin, { metrics });
   await instance.register(originPolicy, { allowedOrigins: config.allowedOrigins, allowedHosts: config.allowedHosts, listenHost: config.host });
   await instance.register(health, { catalog, sessions, serverVersion });
+  await instance.register(discoveryRoutes, { catalog, serverVersion, registryName: registryName() });
   await instance.register(registryRoutes, { catalog });
   await instance.register(federationRoutes, { federation });
   await instance.register(pageRoutes, { catalog, federation, protection: config });

@@ -28,3 +28,9 @@ export function packageVersion(root = projectRoot()): string {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
   return pkg.version;
 }
+
+/** The name this server is listed under in the MCP Registry (package.json's mcpName, as the registry checks it). */
+export function registryName(root = projectRoot()): string {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { mcpName: string };
+  return pkg.mcpName;
+}

@@ -12,4 +12,7 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-process.exitCode = await run(process.argv.slice(2));
+// `serve`: the server itself, configured as `npm start` is (environment variables), in this process.
+const argv = process.argv.slice(2);
+if (argv.length === 1 && argv[0] === 'serve') await import('../server.js');
+else process.exitCode = await run(argv);

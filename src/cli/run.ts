@@ -15,9 +15,12 @@ const COMMANDS: ReadonlyMap<string, (args: readonly string[], io: CliIo) => Prom
   ['check', check],
 ]);
 
-const USAGE = ['usage: three-good-sources <command>   (or --version)', '', `  ${KEYGEN_USAGE}`, `  ${SIGN_USAGE}`, `  ${VERIFY_USAGE}`, `  ${DIFF_USAGE}`, `  ${CHECK_USAGE}`].join('\n');
+/** Run by the process entry (main.ts) itself: here only its usage, and its refusal of arguments. */
+export const SERVE_USAGE = 'serve   run the server, configured by environment variables as for npm start (see Configuration)';
 
-/** The command-line tool: keygen, sign, verify, diff, check. Returns the exit code. */
+const USAGE = ['usage: three-good-sources <command>   (or --version)', '', `  ${SERVE_USAGE}`, `  ${KEYGEN_USAGE}`, `  ${SIGN_USAGE}`, `  ${VERIFY_USAGE}`, `  ${DIFF_USAGE}`, `  ${CHECK_USAGE}`].join('\n');
+
+/** The command-line tool: keygen, sign, verify, diff, check (serve starts in main.ts). Returns the exit code. */
 export async function run(argv: readonly string[], io: CliIo = processIo): Promise<number> {
   const [name, ...args] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
@@ -27,6 +30,10 @@ export async function run(argv: readonly string[], io: CliIo = processIo): Promi
   if (name === '--version' || name === '-v') {
     io.out(packageVersion());
     return 0;
+  }
+  if (name === 'serve') {
+    io.err(`serve takes no arguments: set PORT, HOST, REGISTRY_PATH and the rest in the environment\nusage: three-good-sources ${SERVE_USAGE}`);
+    return 1;
   }
   const command = COMMANDS.get(name);
   if (command === undefined) {

@@ -147,3 +147,9 @@ t.test('README: the page search example prints the category get_sources names', 
   const { stdout } = await runBlock(t, "?q=learn+rust+programming");
   t.equal(stdout.trim(), '<strong>Rust Learning</strong>');
 });
+
+t.test('README: the server card example works as written (issue 24, item 17)', async (t) => {
+  const { stdout } = await runBlock(t, '/.well-known/mcp/server-card.json');
+  const card = JSON.parse(stdout);
+  t.match(card, { name: 'io.github.three-good-sources/three-good-sources', remotes: [{ type: 'streamable-http', url: /^http:\/\/127\.0\.0\.1:\d+\/mcp$/ }] });
+});

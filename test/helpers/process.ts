@@ -28,8 +28,8 @@ const children = new Set<ChildProcess>();
 process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')));
 
 /** Starts a real server process with only PATH and `env`; its address resolves once it listens. */
-export function start(env: Record<string, string>, entry = SERVER_ENTRY, nodeArgs: readonly string[] = []): Started {
-  const child = spawn(process.execPath, [...nodeArgs, entry], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function start(env: Record<string, string>, entry = SERVER_ENTRY, nodeArgs: readonly string[] = [], args: readonly string[] = []): Started {
+  const child = spawn(process.execPath, [...nodeArgs, entry, ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   child.on('exit', () => children.delete(child));
   let out = '';
