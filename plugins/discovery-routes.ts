@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Catalog } from '../src/catalog.js';
 import { serverCard } from '../src/discovery/server-card.js';
-import { MCP_PATH } from './http-errors.js';
+import { MCP_PATH } from './support/http-errors.js';
 
 export interface DiscoveryOptions {
   readonly catalog: () => Catalog;

@@ -8,8 +8,8 @@ import { Failures } from '../src/mcp/errors.js';
 import type { JsonRpcMessage } from '../src/mcp/jsonrpc.js';
 import { messageText } from '../src/mcp/stable-json.js';
 import { BoundedMemo } from '../src/util/bounded-memo.js';
-import { OwnErrorCode, ownError, sendFailure } from './http-errors.js';
-import { protect, type LoadProtectionOptions } from './load-protection.js';
+import { OwnErrorCode, ownError, sendFailure } from './support/http-errors.js';
+import { protect, type LoadProtectionOptions } from './support/load-protection.js';
 
 export interface McpEndpointOptions {
   readonly handler: McpHandler;

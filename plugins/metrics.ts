@@ -5,7 +5,7 @@ import { NO_FEDERATION, type FederationView } from '../src/federation/federation
 import type { SessionStore } from '../src/sessions/store.js';
 import type { ToolResult } from '../src/mcp/tools/tool.js';
 import { TOOL_NAMES } from '../src/mcp/tools/toolbox.js';
-import { rpcSummary } from './rpc-summary.js';
+import { rpcSummary } from '../src/mcp/rpc-summary.js';
 
 /** Label values we accept as they are; anything else a client sends becomes "other", so label sets stay bounded. */
 const METHODS = new Set(['initialize', 'ping', 'notifications/initialized', 'tools/list', 'tools/call', 'server/discover', 'subscriptions/listen']);

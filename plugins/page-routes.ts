@@ -2,7 +2,7 @@ import helmet from '@fastify/helmet';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Catalog } from '../src/catalog.js';
 import type { FederationView } from '../src/federation/federation.js';
-import { protect, type LoadProtectionOptions } from './load-protection.js';
+import { protect, type LoadProtectionOptions } from './support/load-protection.js';
 import { BASE_URL_PLACEHOLDER } from '../src/mcp/tools/get-provenance.js';
 import { PAGE_ASSETS, renderCategory, renderHome, renderNotFound } from '../src/page/render.js';
 import { categoryPageView, categoryView, homeView, notFoundView } from '../src/page/view.js';

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { rpcSummary } from './rpc-summary.js';
+import { rpcSummary } from '../src/mcp/rpc-summary.js';
 
 /**
  * One log line per request, written when the reply is done, carrying the request id (pino

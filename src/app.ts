@@ -3,7 +3,7 @@ import type { ServerOptions } from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import pino from 'pino';
-import { failureOf, handleError, plainError, sendFailure } from '../plugins/http-errors.js';
+import { failureOf, handleError, plainError, sendFailure } from '../plugins/support/http-errors.js';
 import { health } from '../plugins/health.js';
 import { mcpEndpoint } from '../plugins/mcp-endpoint.js';
 import { createMetrics, metricsPlugin, type Metrics } from '../plugins/metrics.js';

@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import t from 'tap';
-import { DRAIN_LIMIT_BYTES } from '../../plugins/http-errors.js';
+import { DRAIN_LIMIT_BYTES } from '../../plugins/support/http-errors.js';
 import { MCP_HEADERS } from '../helpers/build.js';
 import { start } from '../helpers/process.js';
 

@@ -1,8 +1,8 @@
 import { connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import t, { type Test } from 'tap';
-import { buildApp } from '../../src/app.js';
-import { build, callTool, MCP_HEADERS, openSession, rpc, testConfig } from '../helpers/build.js';
+import { buildApp } from '../../../src/app.js';
+import { build, callTool, MCP_HEADERS, openSession, rpc, testConfig } from '../../helpers/build.js';
 
 const V = '2026-07-28';
 const META = { 'io.modelcontextprotocol/protocolVersion': V, 'io.modelcontextprotocol/clientCapabilities': {} };

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { Failures, failureBody, type Failure } from '../src/mcp/errors.js';
-import { BODY_LIMIT_BYTES } from '../src/mcp/envelope.js';
+import { Failures, failureBody, type Failure } from '../../src/mcp/errors.js';
+import { BODY_LIMIT_BYTES } from '../../src/mcp/envelope.js';
 
 /** The MCP endpoint: its errors are JSON-RPC errors. Every other route answers in Fastify's shape. */
 export const MCP_PATH = '/mcp';

@@ -1,8 +1,8 @@
 import rateLimit from '@fastify/rate-limit';
 import underPressure from '@fastify/under-pressure';
 import type { FastifyInstance } from 'fastify';
-import type { Config } from '../src/config.js';
-import { Failures } from '../src/mcp/errors.js';
+import type { Config } from '../../src/config.js';
+import { Failures } from '../../src/mcp/errors.js';
 import { OwnErrorCode, sendFailure } from './http-errors.js';
 
 export type LoadProtectionOptions = Pick<Config, 'rateLimitMax' | 'rateLimitWindowMs' | 'maxEventLoopDelayMs' | 'maxHeapUsedBytes'>;
