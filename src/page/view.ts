@@ -1,14 +1,13 @@
 /**
  * What the page for people shows, built from the catalog being served and the tools' own
- * answers: the search calls get_sources, the provenance panel get_provenance, the peers panel
- * get_endorsements. The page therefore says what an agent is told, and changes when a reload
+ * answers: the search asks the service get_sources uses (find-sources), the provenance panel
+ * get_provenance, the peers panel get_endorsements. The page therefore says what an agent is told, and changes when a reload
  * swaps the catalog. Templates (views/) only lay these values out; they escape every one.
  */
 import type { Catalog } from '../catalog.js';
 import { NO_FEDERATION, type FederationView } from '../federation/federation.js';
-import { ProtocolError } from '../mcp/errors.js';
 import { BASE_URL_PLACEHOLDER, SIGNED_BY, shellQuote } from '../mcp/tools/get-provenance.js';
-import { lastChanged, MAX_QUERY_LENGTH } from '../mcp/tools/get-sources.js';
+import { findSources, lastChanged, MAX_QUERY_LENGTH } from '../sources/find-sources.js';
 import { callTool } from '../mcp/tools/toolbox.js';
 import type { SigningMode } from '../provenance/signature.js';
 import type { SourceType } from '../registry/types.js';
@@ -40,7 +39,7 @@ export type SearchView =
       readonly kind: 'no-match';
       readonly query: string;
       readonly message: string;
-      /** The categories the message names: the closest below the threshold, or the two too close to call; none when it names none. */
+      /** The candidate categories the message names, closest first (at most three; none when it names none). */
       readonly named: readonly CategoryView[];
     }
   | { readonly kind: 'invalid'; readonly query: string; readonly message: string };
@@ -126,36 +125,25 @@ export function categoryView(catalog: Catalog, slug: string): CategoryView | und
   };
 }
 
-interface SourcesAnswer {
-  readonly category: { readonly slug: string };
-  readonly score: number;
-}
-
 /**
- * The search form's answer: exactly get_sources' for the same query, through the same argument
- * checks. A match shows the category the tool named; a no-match shows the tool's own message and
- * links the candidate categories that message names (at most three; none for a query with no words).
+ * The search form's answer: what get_sources finds for the same query, through the same service
+ * (src/sources/find-sources.ts), so the page says what an agent is told. A match shows the
+ * category; a decline shows the same message and links the candidates it names (at most three).
  */
 export function searchView(catalog: Catalog, query: string): SearchView {
-  let result;
-  try {
-    result = callTool({ name: 'get_sources', arguments: { query } }, catalog);
-  } catch (err) {
-    if (!(err instanceof ProtocolError)) throw err;
-    // The only argument a form can send wrong is a query over the tool's maxLength.
+  // The tool's one argument check a form can fail: its input schema's maxLength.
+  if (query.length > MAX_QUERY_LENGTH) {
     return { kind: 'invalid', query, message: `The query is longer than ${MAX_QUERY_LENGTH} characters. Ask about one topic in a sentence or two.` };
   }
-  if (result.isError === true) {
-    // The candidates get_sources' decline names, as data: the page links them.
-    const declined = (result.structuredContent as { declined?: { candidates: readonly { slug: string }[] } } | undefined)?.declined;
-    const named = (declined?.candidates ?? []).flatMap(({ slug }) => {
+  const found = findSources(catalog, query);
+  if (found.kind === 'decline') {
+    const named = found.candidates.flatMap(({ slug }) => {
       const view = categoryView(catalog, slug);
       return view === undefined ? [] : [view];
     });
-    return { kind: 'no-match', query, message: result.content.map((c) => c.text).join('\n'), named };
+    return { kind: 'no-match', query, message: found.text, named };
   }
-  const found = result.structuredContent as unknown as SourcesAnswer;
-  return { kind: 'match', query, category: categoryView(catalog, found.category.slug)!, score: found.score.toFixed(3) };
+  return { kind: 'match', query, category: categoryView(catalog, found.slug)!, score: found.score.toFixed(3) };
 }
 
 interface ProvenanceAnswer {

@@ -1,12 +1,11 @@
-import { DEFAULT_THRESHOLD, MAX_NORMALIZED_LENGTH } from '../../matcher/matcher.js';
+import { DEFAULT_THRESHOLD } from '../../matcher/matcher.js';
 import { BoundedMemo } from '../../util/bounded-memo.js';
-import type { MatchOutcome } from '../../matcher/matcher.js';
+import { findSources, MAX_QUERY_LENGTH } from '../../sources/find-sources.js';
 import { SOURCE_TYPES } from '../../registry/types.js';
 import { deepFreeze } from '../../util/deep-freeze.js';
 import { READ_ONLY, answer, failure, schema, type Catalog, type Tool, type ToolResult } from './tool.js';
 
-/** Long enough for any real question, short enough that no query can stall the matcher. */
-export const MAX_QUERY_LENGTH = 1000;
+export { lastChanged, MAX_QUERY_LENGTH } from '../../sources/find-sources.js';
 
 const candidate = schema.object({ slug: schema.string, score: { type: 'number' } });
 
@@ -91,8 +90,8 @@ export const getSources: Tool = {
     // Agents ask the same things again and again: answers are remembered per catalog (a reload
     // starts afresh), keyed by the query as sent, since a no-match answer quotes it. Bounded.
     return answersFor(catalog).get(`${threshold ?? ''}\u0000${query}`, () => {
-      const outcome = catalog.matcher.match(query, threshold);
-      return deepFreeze(outcome.kind === 'match' ? describeMatch(outcome, catalog) : describeNoMatch(outcome, query, catalog));
+      const found = findSources(catalog, query, threshold);
+      return deepFreeze(found.kind === 'answer' ? answer(found.text, found.data) : failure(found.text, found.data));
     });
   },
 };
@@ -110,110 +109,3 @@ export function answersFor(catalog: Catalog): BoundedMemo<string, ToolResult> {
   return memo;
 }
 
-/**
- * When the category last changed: from the signed history when there is one; otherwise all that
- * is known is that it has not changed since the registry's own date.
- */
-export function lastChanged({ registry, lastChanged: dates }: Catalog, slug: string): { date: string; from: 'history' | 'registry'; text: string } {
-  const date = dates.get(slug);
-  return date === undefined
-    ? { date: registry.updated, from: 'registry', text: `on or before ${registry.updated} (the registry's date; it has no signed history)` }
-    : { date, from: 'history', text: `${date} (signed history)` };
-}
-
-function describeMatch(outcome: Extract<MatchOutcome, { kind: 'match' }>, catalog: Catalog): ToolResult {
-  const { registry } = catalog;
-  const c = outcome.category;
-  const changed = lastChanged(catalog, outcome.slug);
-  const pubkey = registry.curator.pubkey;
-  const lines = [
-    `Category: ${c.name}`,
-    `Slug: ${outcome.slug}`,
-    `Description: ${c.description}`,
-    `Match score: ${outcome.score.toFixed(3)}`,
-    `Last changed: ${changed.text}`,
-    `Registry version: ${registry.version}`,
-    catalog.signed.mode === 'ephemeral'
-      ? `Curator: ${registry.curator.name} (public key: ${pubkey}; a throwaway development key this server made at start-up: it changes on restart and no curator signed this registry)`
-      : `Curator: ${registry.curator.name} (public key: ${pubkey})`,
-    '',
-    'Sources, best first:',
-  ];
-  for (const s of c.sources) {
-    lines.push('', `${s.rank}. ${s.name}`, `   URL: ${s.url}`, `   Type: ${s.type}`, `   Why: ${s.why}`);
-  }
-  return answer(lines.join('\n'), {
-    category: { slug: outcome.slug, name: c.name, description: c.description },
-    sources: c.sources.map(({ rank, name, url, type, why }) => ({ rank, name, url, type, why })),
-    score: outcome.score,
-    runnerUp: outcome.runnerUp,
-    registryVersion: registry.version,
-    curator: { name: registry.curator.name, pubkey },
-    lastChanged: { date: changed.date, from: changed.from },
-  });
-}
-
-function describeNoMatch(
-  outcome: Extract<MatchOutcome, { kind: 'no-match' }>,
-  query: string,
-  catalog: Catalog,
-): ToolResult {
-  const slugs = Object.keys(catalog.registry.categories).sort();
-  const available = slugs.length > 0 ? `Available categories: ${slugs.join(', ')}.` : 'The registry has no categories yet.';
-  const candidates = outcome.candidates.map(({ slug, score }) => {
-    const c = catalog.registry.categories[slug]!;
-    return { slug, name: c.name, description: c.description, score };
-  });
-  const refused = outcome.reason === 'below-threshold' ? outcome.outOfScope : undefined;
-  const refusedName = refused === undefined ? '' : catalog.registry.categories[refused.slug]!.name;
-  const data = {
-    declined: {
-      reason: outcome.reason,
-      threshold: outcome.threshold,
-      candidates,
-      availableSlugs: slugs,
-      ...(refused === undefined ? {} : { outOfScope: { slug: refused.slug, name: refusedName, entries: refused.entries } }),
-    },
-  };
-  const named =
-    candidates.length === 0
-      ? ''
-      : ` Candidates, closest first (if one is what you meant, call get_sources again with its slug as the query):\n` +
-        candidates.map((c, i) => `${i + 1}. ${c.name} (slug: ${c.slug}, score ${c.score.toFixed(3)}): ${c.description}`).join('\n') +
-        '\n';
-  let why: string;
-  if (outcome.reason === 'too-long') {
-    why =
-      `The query is longer than ${MAX_NORMALIZED_LENGTH} characters once normalised (some characters unfold into several letters, ` +
-      `such as "ⅷ" into "viii"). Ask about one topic in a sentence or two.`;
-  } else if (outcome.reason === 'empty-query') {
-    why = 'The query has no words to match: it is empty or only common words such as "the" or "how". Describe the topic, for example "learn rust programming".';
-  } else if (outcome.reason === 'too-vague') {
-    why =
-      `"${clip(query)}" is a single common word, too vague to answer with three sources: many topics touch it and no category owns it. ` +
-      `Say what you need about it, for example "harden ssh on a linux server" or "choose a password manager".`;
-  } else if (outcome.reason === 'too-close') {
-    why =
-      `No category matches "${clip(query)}" clearly enough: ${outcome.closest.slug} (score ${outcome.closest.score.toFixed(3)}) and ` +
-      `${outcome.contender.slug} (score ${outcome.contender.score.toFixed(3)}) are too close to call, so the query is likely about neither.`;
-  } else if (refused !== undefined) {
-    why =
-      `No category answers "${clip(query)}": it is nearest to ${refusedName} (${refused.slug}), whose curator marked ` +
-      `${refused.entries.map((e) => JSON.stringify(e)).join(', ')} as outside its scope, so its sources would not serve it.`;
-  } else {
-    why =
-      `No category matches "${clip(query)}" well enough` +
-      (outcome.closest === null
-        ? candidates.length === 0
-          ? ': no category shares any words with it.'
-          : ': no category shares enough of its words to answer.'
-        : `: the closest is ${outcome.closest.slug} with score ${outcome.closest.score.toFixed(3)}, below the threshold ${outcome.threshold.toFixed(2)}.`);
-  }
-  return failure(`${why}${named}${candidates.length === 0 ? ' ' : ''}Otherwise rephrase with the topic's main words, or call list_categories. ${available}`, data);
-}
-
-/** Echo enough of the query for the agent to recognise it, never a 1,000-character wall. */
-function clip(query: string): string {
-  const flat = query.replace(/\s+/g, ' ').trim();
-  return flat.length > 80 ? `${flat.slice(0, 77)}...` : flat;
-}

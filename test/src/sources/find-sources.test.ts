@@ -1,0 +1,30 @@
+import t from 'tap';
+import { prepareCatalog } from '../../../src/catalog.js';
+import { getSources } from '../../../src/mcp/tools/get-sources.js';
+import { searchView } from '../../../src/page/view.js';
+import { findSources } from '../../../src/sources/find-sources.js';
+import { SHIPPED_REGISTRY, serverSigning } from '../../helpers/build.js';
+
+t.test('one service finds sources for the tool and the page: typed fields, the text an agent reads, the same data (issue 24, item 19)', async (t) => {
+  const catalog = await prepareCatalog(SHIPPED_REGISTRY, serverSigning(), 0.45);
+  const found = findSources(catalog, 'learn rust programming');
+  t.match(found, { kind: 'answer', slug: 'rust-learning', score: Number });
+  const tool = getSources.run({ query: 'learn rust programming' }, catalog);
+  t.equal(tool.content[0]!.text, found.text, 'the tool says what the service found');
+  t.same(tool.structuredContent, found.data);
+  const page = searchView(catalog, 'learn rust programming');
+  t.equal(page.kind === 'match' && page.category.slug, 'rust-learning', 'the page shows the same category');
+
+  for (const query of ['secure my home server', 'rust game tips', 'xyzzy plugh', 'security']) {
+    const declined = findSources(catalog, query);
+    if (declined.kind !== 'decline') {
+      t.fail(`${query}: expected a decline`);
+      continue;
+    }
+    const result = getSources.run({ query }, catalog);
+    t.equal(result.content[0]!.text, declined.text, `${query}: the tool's text is the service's`);
+    const view = searchView(catalog, query);
+    t.equal(view.kind === 'no-match' && view.message, declined.text, `${query}: and the page's`);
+    t.same(view.kind === 'no-match' && view.named.map((c) => c.slug), declined.candidates.map((c) => c.slug), `${query}: the page links the candidates the service names`);
+  }
+});
