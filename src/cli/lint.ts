@@ -1,4 +1,5 @@
 import { DEFAULT_THRESHOLD, buildMatcher } from '../matcher/matcher.js';
+import Fuse from 'fuse.js';
 import { contentWords, normalizeText, stem } from '../matcher/normalize.js';
 import { categoryPath, entryLabel, sourceByRank } from '../registry/paths.js';
 import type { Registry } from '../registry/types.js';
@@ -6,7 +7,7 @@ import { isEverydayWord } from '../matcher/everyday-words.js';
 
 /** What the server accepts but a curator should look at, one `path: advice` line each. */
 export function lint(registry: Registry, threshold = DEFAULT_THRESHOLD): string[] {
-  return [...sharedUrls(registry), ...everydayKeywords(registry), ...selfExclusions(registry), ...misleadingPatterns(registry, threshold)];
+  return [...sharedUrls(registry), ...everydayKeywords(registry), ...nearDuplicateKeywords(registry), ...selfExclusions(registry), ...misleadingPatterns(registry, threshold)];
 }
 
 /**
@@ -33,6 +34,43 @@ function selfExclusions(registry: Registry): string[] {
           `(both hold ${shared.map((w) => `"${w}"`).join(', ')}); make the entry more specific, or remove the example question if the entry is right`,
       );
     });
+  }
+  return warnings;
+}
+
+/** Past this many keywords the near-duplicate check is left out (it compares keywords pairwise within a first letter). */
+export const MAX_KEYWORDS_COMPARED = 5000;
+
+/**
+ * A keyword of one category that is the same, or nearly, as a keyword of another ("password
+ * managers", "password manager"): a query holding it weighs for both, and is often too close to
+ * call. fuse.js fits here: a fuzzy lookup among a list of names, run once by a curator, where its
+ * cost (about a millisecond per keyword on the shipped registry) does not matter; it is kept out
+ * of the query path (see the README's Match quality).
+ */
+function nearDuplicateKeywords(registry: Registry): string[] {
+  const all = Object.entries(registry.categories).flatMap(([slug, c]) => c.keywords.map((keyword, i) => ({ slug, i, keyword, norm: normalizeText(keyword) })));
+  if (all.length > MAX_KEYWORDS_COMPARED) return [];
+  const byLetter = new Map<string, typeof all>();
+  for (const k of all) if (k.norm !== '') byLetter.set(k.norm[0]!, [...(byLetter.get(k.norm[0]!) ?? []), k]);
+  const warnings: string[] = [];
+  const reported = new Set<string>();
+  for (const group of byLetter.values()) {
+    const fuse = new Fuse(group, { keys: ['norm'], threshold: 0.1, includeScore: true, ignoreLocation: true });
+    for (const k of group) {
+      for (const { item } of fuse.search(k.norm)) {
+        // Near in spelling, not one inside the other: "&str" is no near-duplicate of "strfry".
+        if (item.slug === k.slug || Math.abs(item.norm.length - k.norm.length) > Math.max(2, Math.floor(k.norm.length / 5))) continue;
+        const pair = [`${k.slug}:${k.i}`, `${item.slug}:${item.i}`].sort().join('|');
+        if (reported.has(pair)) continue;
+        reported.add(pair);
+        const same = item.norm === k.norm;
+        warnings.push(
+          `${categoryPath(k.slug, entryLabel('keywords', k.i))}: "${k.keyword}" is ${same ? 'also' : 'nearly'} "${item.keyword}", a keyword of ${categoryPath(item.slug)}: ` +
+            'a query holding it weighs for both and may be too close to call; keep it in the category whose sources serve it',
+        );
+      }
+    }
   }
   return warnings;
 }

@@ -137,6 +137,21 @@ t.test("check lint: an everyday word alone as a keyword, unless the category's o
   t.same(warningsOf(described.out), [], 'once the description uses them, they are its own words');
 });
 
+t.test('check lint: a keyword that is, or nearly is, a keyword of another category (fuse.js), but not one word inside another (issue 24, item 18)', async (t) => {
+  const data = await lintFixture();
+  const linux: string[] = data.categories['linux-hardening'].keywords;
+  const bitcoin: string[] = data.categories['bitcoin-node-setup'].keywords;
+  linux.push('full nodes', 'bitcoind');
+  bitcoin.push('umbrella os');
+  const res = await cli('check', await write('near.json', data));
+  const near = warningsOf(res.out).filter((w) => / is (nearly|also) "/.test(w));
+  t.same(near, [
+    `warning categories.bitcoin-node-setup.keyword 2: "bitcoind" is also "bitcoind", a keyword of categories.linux-hardening: a query holding it weighs for both and may be too close to call; keep it in the category whose sources serve it`,
+    `warning categories.bitcoin-node-setup.keyword 3: "full node" is nearly "full nodes", a keyword of categories.linux-hardening: a query holding it weighs for both and may be too close to call; keep it in the category whose sources serve it`,
+  ]);
+  t.notMatch(res.out, /umbrella os/, '"umbrel" inside "umbrella os" is another word, not a near-duplicate');
+});
+
 t.test('check --ignored-words lists the words the matcher ignores; check --query says which of the query it ignored', async (t) => {
   const list = await cli('check', '--ignored-words');
   t.equal(list.code, 0);
