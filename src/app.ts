@@ -197,7 +197,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   if (signing.mode === 'ephemeral') {
     instance.log.warn(
       { publicKey },
-      'NO CURATOR KEY CONFIGURED: signing the registry with an ephemeral key; signatures and the public key will change on restart, and they prove nothing about any curator. In production the curator signs offline (npx three-good-sources keygen, then sign) and the server gets only the public key: set CURATOR_PUBKEY (see "The production path" in the README).',
+      'NO CURATOR KEY CONFIGURED: signing the registry with an ephemeral key; signatures and the public key will change on restart, and they prove nothing about any curator. In production the curator signs offline (npx three-good-sources keygen, then sign) and the server gets only the public key: set CURATOR_PUBKEY (see "The production path" in docs/curators.md).',
     );
   }
   const serverVersion = packageVersion();

@@ -18,9 +18,9 @@ type Rule =
 export interface Variable {
   readonly rule: Rule;
   readonly default?: string | number;
-  /** The README's default column, where the value alone would not say it. */
+  /** The configuration table's default column (docs/operators.md), where the value alone would not say it. */
   readonly shownDefault?: string;
-  /** The README's meaning column. */
+  /** The configuration table's meaning column. */
   readonly meaning: string;
   /** Its value never appears in a message. */
   readonly secret?: boolean;
@@ -33,7 +33,7 @@ const code = (word: string): string => `\`${word}\``;
 const oneOf = (words: readonly string[]): string => `${words.slice(0, -1).map(code).join(', ')} or ${code(words[words.length - 1]!)}`;
 
 /**
- * Every setting, declared once: its rule and default, what the README's configuration table says
+ * Every setting, declared once: its rule and default, what the configuration table in docs/operators.md says
  * about it (test/src/config.test.ts holds that table to this one), and whether it is a secret.
  * `toConfig` turns the checked values into a Config; both types are derived from these two.
  */

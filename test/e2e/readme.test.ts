@@ -8,7 +8,9 @@ import t from 'tap';
 import { ROOT, TEST_PUBLIC_KEY, build } from '../helpers/build.js';
 
 const run = promisify(execFile);
-const README = await readFile(join(ROOT, 'README.md'), 'utf8');
+// The README and the documents it links to (docs/): every example in them runs here.
+const DOCS = ['README.md', 'docs/agents.md', 'docs/curators.md', 'docs/operators.md', 'docs/evaluation.md', 'docs/performance.md'];
+const README = (await Promise.all(DOCS.map((file) => readFile(join(ROOT, file), 'utf8')))).join('\n');
 const blocks = [...README.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
 const block = (marker: string): string => {
   const found = blocks.find((b) => b.includes(marker));

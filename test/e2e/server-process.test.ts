@@ -203,7 +203,7 @@ t.test("SIGHUP reloads the registry without a restart, sent as the README says w
   t.equal(await readFile(pidFile, 'utf8'), `${server.pid}\n`, 'PID_FILE names the node process');
 
   await writeFile(file, JSON.stringify({ ...data, version: '1.0.1' }));
-  const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+  const readme = await readFile(join(ROOT, 'docs', 'operators.md'), 'utf8');
   const reload = /```sh\n(kill -HUP [^\n]*)\n```/.exec(readme)?.[1] ?? 'false';
   await run('sh', ['-c', reload], { env: { PATH: process.env.PATH ?? '', PID_FILE: pidFile } });
   for (let i = 0; i < 50 && (await version()) !== '1.0.1'; i++) await new Promise((r) => setTimeout(r, 100));

@@ -153,8 +153,8 @@ t.test('CURATOR_PUBKEY: a z-base-32 public key, never together with a secret key
   });
 });
 
-t.test("the README's configuration table is the one in src/config.ts", async (t) => {
-  const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+t.test("the operators' configuration table (docs/operators.md) is the one in src/config.ts", async (t) => {
+  const readme = await readFile(join(ROOT, 'docs', 'operators.md'), 'utf8');
   const section = /\n## Configuration\n([\s\S]*?)\n## /.exec(readme)?.[1] ?? '';
   const rows = section.split('\n').filter((line) => line.startsWith('| `'));
   const shown = (v: Variable): string =>
