@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import t from 'tap';
 import { ROOT, TEST_PUBLIC_KEY, build } from '../helpers/build.js';
+import { waitFor } from '../helpers/wait.js';
 
 const run = promisify(execFile);
 // The README and the documents it links to (docs/): every example in them runs here.
@@ -126,7 +127,7 @@ t.test('README: two servers on one machine, one endorsing the other, answer get_
   const peer = await startBlock(t, onPort(block('PORT=3001 REGISTRY_PATH=demo/peer.json')));
   t.match(peer.log(), /"signing":\{"mode":"curator"/, 'the peer serves a curator-signed registry');
   const main = await startBlock(t, block('FEDERATION_ALLOW_LOOPBACK_HTTP=true REGISTRY_PATH=demo/main.json'));
-  for (let i = 0; i < 100 && !(await (await fetch(`${main.address}/federation/peers`)).text()).includes('"fresh"'); i++) await new Promise((r) => setTimeout(r, 50));
+  await waitFor(async () => (await (await fetch(`${main.address}/federation/peers`)).text()).includes('"fresh"'));
   const { stdout } = await shell(block('curl -s http://127.0.0.1:3000/federation/peers').replaceAll('http://127.0.0.1:3000', main.address));
   t.match(stdout, /"state":"fresh","registryVersion":"1\.0\.0"/);
   t.match(stdout, /"trust":"endorsed"/);

@@ -7,8 +7,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import t from 'tap';
 import { ROOT, TEST_PUBLIC_KEY } from '../helpers/build.js';
-import { start as startProcess, sleep, until } from '../helpers/process.js';
+import { start as startProcess, until } from '../helpers/process.js';
 import { redisSkip, startRedis } from '../helpers/redis.js';
+import { waitFor } from '../helpers/wait.js';
 
 const run = promisify(execFile);
 
@@ -206,13 +207,13 @@ t.test("SIGHUP reloads the registry without a restart, sent as the README says w
   const readme = await readFile(join(ROOT, 'docs', 'operators.md'), 'utf8');
   const reload = /```sh\n(kill -HUP [^\n]*)\n```/.exec(readme)?.[1] ?? 'false';
   await run('sh', ['-c', reload], { env: { PATH: process.env.PATH ?? '', PID_FILE: pidFile } });
-  for (let i = 0; i < 50 && (await version()) !== '1.0.1'; i++) await new Promise((r) => setTimeout(r, 100));
+  await waitFor(async () => (await version()) === '1.0.1');
   t.equal(await version(), '1.0.1', 'the new registry is served');
   t.match(server.stderr(), /"msg":"registry reloaded"/);
 
   await writeFile(file, '{"version": "broken"');
   server.kill('SIGHUP');
-  for (let i = 0; i < 50 && !server.stderr().includes('registry reload failed'); i++) await new Promise((r) => setTimeout(r, 100));
+  await waitFor(() => server.stderr().includes('registry reload failed'));
   t.match(server.stderr(), /"level":50.*not valid JSON.*"msg":"registry reload failed; still serving the previous registry"/);
   t.equal(await version(), '1.0.1', 'still the previous registry');
   server.kill('SIGTERM');
@@ -260,8 +261,7 @@ t.test('SIGTERM: a request in flight still gets its answer, then the process exi
   server.kill('SIGTERM');
   await until(() => server.stderr().includes('"msg":"shutting down"'));
   t.match(server.stderr(), /"msg":"shutting down"/, 'shutdown has begun');
-  let refused = false;
-  for (let i = 0; i < 50 && !refused; i++) refused = await fetch(`${address}/health`).then(() => sleep(100).then(() => false), () => true);
+  const refused = await waitFor(() => fetch(`${address}/health`).then(() => false, () => true));
   t.ok(refused, 'no new connection is accepted');
   const answer = await held.finish();
   t.match(answer, /HTTP\/1\.1 200 OK[\s\S]*\{"jsonrpc":"2\.0","id":1,"result":\{\}\}/, 'the request in flight is answered');

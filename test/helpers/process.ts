@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { ROOT } from './build.js';
+import { waitFor } from './wait.js';
 
 /** The built server entry (npm test builds first). */
 export const SERVER_ENTRY = join(ROOT, 'dist/src/server.js');
@@ -18,9 +19,9 @@ export interface Started {
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Polls until `ready` holds (at most 5 s): for what a process does after a signal. */
+/** Polls until `ready` holds (at most 30 s, see waitFor): for what a process does after a signal. */
 export async function until(ready: () => boolean): Promise<void> {
-  for (let i = 0; i < 100 && !ready(); i++) await sleep(50);
+  await waitFor(ready);
 }
 
 // A test that fails half-way must not leave its server running.

@@ -6,6 +6,7 @@ import { CatalogHolder, prepareCatalog } from '../../src/catalog.js';
 import { keyFromSeed } from '../../src/provenance/keys.js';
 import { SHIPPED_REGISTRY, TEST_SEED, build, callTool, openSession, rpc, serverSigning } from '../helpers/build.js';
 import { TOOL_NAMES } from '../../src/mcp/tools/toolbox.js';
+import { waitFor } from '../helpers/wait.js';
 
 async function registryCopy(): Promise<{ file: string; data: any; write: (d: unknown) => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), '3gs-reload-'));
@@ -135,8 +136,9 @@ t.test('behind a trusted proxy the limit is per client address', async (t) => {
 t.test('under pressure, /mcp sheds load with 503 and Retry-After; health stays up', async (t) => {
   const app = await build(t, { maxHeapUsedBytes: 1 });
   await app.ready();
-  await new Promise((r) => setTimeout(r, 1200)); // the first sample
-  const shed = await rpc(app, { jsonrpc: '2.0', id: 1, method: 'ping' });
+  // Until the first sample is taken (about a second; longer on a loaded machine).
+  let shed = await rpc(app, { jsonrpc: '2.0', id: 1, method: 'ping' });
+  await waitFor(async () => (shed = await rpc(app, { jsonrpc: '2.0', id: 1, method: 'ping' })).statusCode === 503);
   t.equal(shed.statusCode, 503);
   t.equal(shed.headers['retry-after'], '5');
   t.same(shed.json(), { jsonrpc: '2.0', error: { code: -32603, message: 'Service unavailable: the server is overloaded; retry shortly' } });

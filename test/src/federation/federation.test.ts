@@ -9,6 +9,7 @@ import { generateKey } from '../../../src/provenance/keys.js';
 import { build, openSession, callTool, testConfig } from '../../helpers/build.js';
 import { endorsingRegistry, newKey, peerDocuments, peerRegistry, servePeer } from '../../helpers/peers.js';
 import { writeFile } from 'node:fs/promises';
+import { waitFor } from '../../helpers/wait.js';
 
 type PeerRow = { name: string; pubkey: string; state: string; registryVersion: string | null; lastError: { reason: string } | null };
 type Answers = { answers: { trust: string; curator: { pubkey: string; name: string }; peer: { state: string; stale: boolean } | null; category: { slug: string } }[] };
@@ -51,12 +52,10 @@ t.test('federation: a good peer answers, every refused or failing peer is named 
   const rows = async () => (JSON.parse((await app.inject({ method: 'GET', url: '/federation/peers' })).body) as { peers: PeerRow[] }).peers;
   const byName = async () => new Map((await rows()).map((r) => [r.name, r]));
   let settled = new Map<string, PeerRow>();
-  for (let i = 0; i < 100; i++) {
+  await waitFor(async () => {
     settled = await byName();
-    const done = peers.filter((p) => p.name !== 'Slow peer').every((p) => settled.get(p.name)!.state === 'fresh' || settled.get(p.name)!.lastError !== null);
-    if (done) break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
+    return peers.filter((p) => p.name !== 'Slow peer').every((p) => settled.get(p.name)!.state === 'fresh' || settled.get(p.name)!.lastError !== null);
+  });
   t.equal(settled.get('Good peer')!.state, 'fresh');
   t.equal(settled.get('Good peer')!.registryVersion, '1.0.0');
   t.equal(settled.get('Newer peer')!.state, 'fresh', 'unknown fields in a peer registry are ignored, not fatal');
@@ -143,11 +142,7 @@ t.test("a peer's text is data, never layout: no line break, control or bidi char
   };
   docs = peerDocuments(hostile, key);
   await app.listen({ host: '127.0.0.1', port: 0 });
-  for (let i = 0; i < 100; i++) {
-    const rows = JSON.parse((await app.inject({ method: 'GET', url: '/federation/peers' })).body) as { peers: PeerRow[] };
-    if (rows.peers[0]!.state === 'fresh') break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await waitFor(async () => (JSON.parse((await app.inject({ method: 'GET', url: '/federation/peers' })).body) as { peers: PeerRow[] }).peers[0]!.state === 'fresh');
   const session = await openSession(app);
   const reply = await callTool(app, session, 'get_federated_sources', { query: 'how do I get a ham radio license' });
   const result = reply.json.result! as unknown as { content: { text: string }[]; structuredContent: { answers: { trust: string; curator: Record<string, string>; category: { name: string }; sources: { name: string; why: string }[] }[] } };
@@ -184,7 +179,7 @@ t.test('the log says what is so: a truncated disk copy is logged, and a peer wit
   const app = await buildApp(testConfig({ registryPath, federationAllowLoopbackHttp: true, federationCacheDir: cacheDir, logLevel: 'warn' }), { logStream });
   t.teardown(() => app.close());
   await app.listen({ host: '127.0.0.1', port: 0 });
-  for (let i = 0; i < 100 && !lines.some((l) => l.reason?.startsWith('signed by another key') === true); i++) await new Promise((r) => setTimeout(r, 50));
+  await waitFor(() => lines.some((l) => l.reason?.startsWith('signed by another key') === true));
   const notServed = 'peer registry refused; nothing of this peer is served until a copy passes every check';
   t.match(lines, [{ msg: notServed, reason: /^disk copy: its file is not JSON \(truncated\?\); the peer is fetched again$/ }], 'the truncated disk copy, with what follows');
   t.ok(lines.some((l) => l.msg === notServed && /^signed by another key/.test(l.reason ?? '')), 'the refused peer, said not to be served');

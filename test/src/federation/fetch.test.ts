@@ -6,6 +6,7 @@ import { fetchDocument, PeerFetchError, type FetchLimits } from '../../../src/fe
 import { fakeServer } from '../../helpers/fake-server.js';
 import { newKey } from '../../helpers/peers.js';
 import { sleep } from '../../helpers/process.js';
+import { waitFor } from '../../helpers/wait.js';
 
 const limits: FetchLimits = { timeoutMs: 2000, maxBytes: 1024 * 1024, maxRedirects: 3, allowLoopbackHttp: true };
 const json = (res: ServerResponse) => res.setHeader('content-type', 'application/json');
@@ -94,7 +95,7 @@ t.test('a fetch aborted while the body is being read ends as cancelled, its sock
   await sleep(100);
   abort.abort();
   t.equal(await pending, 'cancelled');
-  for (let i = 0; i < 40 && !closed; i++) await sleep(25);
+  await waitFor(() => closed);
   t.ok(closed, 'the peer sees its connection closed');
 });
 
@@ -115,7 +116,7 @@ t.test('a federation whose peer sends a hostile encoding on one document and hol
   const f = new Federation({ refreshMs: 60_000, cacheDir: undefined, allowLoopbackHttp: true, matchThreshold: 0.45, timeoutMs: 1000, onEvent: (e) => events.push(e) });
   f.setPeers([{ pubkey: key.publicKey, url, name: 'Hostile', since: '2026-11-26' }]);
   f.start();
-  for (let i = 0; i < 100 && events.length === 0; i++) await sleep(25);
+  await waitFor(() => events.length > 0);
   t.match(events[0], { kind: 'failed', reason: /^content encoding/ });
   t.equal(f.peers()[0]!.state, 'unavailable');
   t.equal(held, 2, 'the other two documents were asked for, then cancelled');

@@ -6,6 +6,7 @@ import { Federation, type FederationOptions, type PeerEvent } from '../../../src
 import type { Endorsement } from '../../../src/registry/types.js';
 import { fakeServer } from '../../helpers/fake-server.js';
 import { newKey, peerDocuments, peerRegistry, servePeer } from '../../helpers/peers.js';
+import { waitFor } from '../../helpers/wait.js';
 
 const endorse = (pubkey: string, url: string, name = 'Peer'): Endorsement => ({ pubkey, url, name, since: '2026-11-26' });
 
@@ -19,7 +20,7 @@ function federation(t: { teardown(fn: () => unknown): void }, peers: Endorsement
 }
 
 async function settle(f: Federation, done: (f: Federation) => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !done(f); i++) await new Promise((r) => setTimeout(r, 25));
+  await waitFor(() => done(f));
 }
 const reasonOf = (f: Federation) => f.peers()[0]!.lastError?.reason;
 
@@ -108,7 +109,7 @@ t.test('disk copies are verified again when read; a tampered one is refused', as
   await settle(first.f, (x) => x.peers()[0]!.state === 'fresh');
   first.f.stop();
   // The copy is written whole then renamed: wait for the renamed file, not the temporary one.
-  for (let i = 0; i < 200 && !(await readdir(cacheDir)).includes(`${key.publicKey}.json`); i++) await new Promise((r) => setTimeout(r, 25));
+  await waitFor(async () => (await readdir(cacheDir)).includes(`${key.publicKey}.json`));
   t.same(await readdir(cacheDir), [`${key.publicKey}.json`], 'one file per peer, named by its key');
 
   const reread = federation(t, [endorse(key.publicKey, url)], { cacheDir });

@@ -7,6 +7,7 @@ import { generateKey } from '../../../src/provenance/keys.js';
 import { SHIPPED_REGISTRY, TEST_PUBLIC_KEY, build, callTool, openSession, serverSigning, testConfig } from '../../helpers/build.js';
 import { endorsingRegistry, newKey, peerDocuments, peerRegistry, servePeer } from '../../helpers/peers.js';
 import { signedTwice } from '../../helpers/signed.js';
+import { waitFor } from '../../helpers/wait.js';
 
 const threshold = testConfig().matchThreshold;
 const catalog = await prepareCatalog(SHIPPED_REGISTRY, serverSigning(), threshold);
@@ -218,7 +219,7 @@ t.test('the peers view: none said plainly, an endorsed curator unverified until 
   t.match(before, [{ name: 'Peer <Curator>', url, href: url, pubkey: key.publicKey, since: '2026-11-26', state: 'unavailable', detail: 'not verified yet or unreachable: nothing of it is served' }]);
 
   federation.start();
-  for (let i = 0; i < 100 && federation.peers()[0]?.state !== 'fresh'; i++) await new Promise((r) => setTimeout(r, 50));
+  await waitFor(() => federation.peers()[0]?.state === 'fresh');
   const after = peerRows(endorsing, federation);
   t.equal(after[0]?.state, 'fresh');
   t.match(after[0]?.detail, /^verified and current; registry 2\.1\.0, last verified \d{4}-\d{2}-\d{2}T/);
