@@ -9,7 +9,7 @@ import { buildMatcher, RULES, RULE_SWITCHES, type Matcher, type MatcherRules } f
 import { projectRoot } from '../src/project.js';
 import { rulesFromEnv } from '../src/cli/io.js';
 import { loadRegistry } from '../src/registry/load.js';
-import { evaluate, evaluateRegistry, type LabelledQuery, type Report } from './lib/evaluate.js';
+import { evaluate, evaluateRegistry, pooledReport, type LabelledQuery, type Report } from './lib/evaluate.js';
 import { generateRegistry } from './lib/generated-registry.js';
 
 const root = projectRoot();
@@ -74,19 +74,8 @@ if (registriesDir !== undefined) {
   }
   /** The measures over every registry's queries together, with the given rules. */
   const pooled = (rules: MatcherRules) => {
-    const all = { first: 0, onTopic: 0, declined: 0, nulls: 0, wrong: 0, queries: 0, within: 0 };
-    for (const { reg, set } of loaded) {
-      const r = evaluateRegistry(buildMatcher(reg, rules.threshold, { rules }), set);
-      const onTopic = set.filter((q) => q.expect !== null).length;
-      all.first += r.firstAnswer * onTopic;
-      all.within += r.withinTwoCalls * onTopic;
-      all.onTopic += onTopic;
-      all.declined += r.declined * (set.length - onTopic);
-      all.nulls += set.length - onTopic;
-      all.wrong += r.confidentWrong * set.length;
-      all.queries += set.length;
-    }
-    return { first: all.first / all.onTopic, declined: all.declined / all.nulls, wrong: all.wrong / all.queries, within: all.within / all.onTopic };
+    const m = pooledReport(loaded.map(({ reg, set }) => ({ report: evaluateRegistry(buildMatcher(reg, rules.threshold, { rules }), set), queries: set })));
+    return { first: m.firstAnswer, declined: m.declined, wrong: m.confidentWrong, within: m.withinTwoCalls };
   };
   const base = pooled(RULES);
   const row = (label: string, m: ReturnType<typeof pooled>) =>

@@ -128,3 +128,24 @@ export function evaluateRegistry(matcher: Matcher, queries: readonly { query: st
   const ratio = (a: number, b: number) => (b === 0 ? 1 : a / b);
   return { queries: queries.length, firstAnswer: ratio(first, onTopic), declined: ratio(declined, nulls), confidentWrong: ratio(wrong, queries.length), withinTwoCalls: ratio(within, onTopic), byKind };
 }
+
+/** Issue 23's measures over several registries' queries taken together (each report with the set it was measured on). */
+export function pooledReport(parts: readonly { readonly report: RegistryReport; readonly queries: readonly { expect: string | null }[] }[]): {
+  firstAnswer: number;
+  declined: number;
+  confidentWrong: number;
+  withinTwoCalls: number;
+} {
+  const all = { first: 0, onTopic: 0, declined: 0, nulls: 0, wrong: 0, queries: 0, within: 0 };
+  for (const { report: r, queries } of parts) {
+    const onTopic = queries.filter((q) => q.expect !== null).length;
+    all.first += r.firstAnswer * onTopic;
+    all.within += r.withinTwoCalls * onTopic;
+    all.onTopic += onTopic;
+    all.declined += r.declined * (queries.length - onTopic);
+    all.nulls += queries.length - onTopic;
+    all.wrong += r.confidentWrong * queries.length;
+    all.queries += queries.length;
+  }
+  return { firstAnswer: all.first / all.onTopic, declined: all.declined / all.nulls, confidentWrong: all.wrong / all.queries, withinTwoCalls: all.within / all.onTopic };
+}

@@ -1,14 +1,15 @@
 /**
- * What the page for people shows, built from the catalog being served and the tools' own
- * answers: the search asks the service get_sources uses (find-sources), the provenance panel
- * get_provenance, the peers panel get_endorsements. The page therefore says what an agent is told, and changes when a reload
+ * What the page for people shows, built from the catalog being served with the same typed
+ * services the tools answer from: the search from find-sources (get_sources), the provenance
+ * panel from provenanceFacts (get_provenance), the peers panel from endorsementFacts
+ * (get_endorsements). The page therefore says what an agent is told, and changes when a reload
  * swaps the catalog. Templates (views/) only lay these values out; they escape every one.
  */
 import type { Catalog } from '../catalog.js';
 import { NO_FEDERATION, type FederationView } from '../federation/federation.js';
-import { BASE_URL_PLACEHOLDER, SIGNED_BY, shellQuote } from '../mcp/tools/get-provenance.js';
+import { endorsementFacts } from '../mcp/tools/get-endorsements.js';
+import { BASE_URL_PLACEHOLDER, provenanceFacts, SIGNED_BY, shellQuote } from '../mcp/tools/get-provenance.js';
 import { findSources, lastChanged, MAX_QUERY_LENGTH } from '../sources/find-sources.js';
-import { callTool } from '../mcp/tools/toolbox.js';
 import type { SigningMode } from '../provenance/signature.js';
 import type { SourceType } from '../registry/types.js';
 
@@ -146,17 +147,9 @@ export function searchView(catalog: Catalog, query: string): SearchView {
   return { kind: 'match', query, category: categoryView(catalog, found.slug)!, score: found.score.toFixed(3) };
 }
 
-interface ProvenanceAnswer {
-  readonly curator: { readonly name: string; readonly pubkey: string };
-  readonly registry: { readonly version: string; readonly updated: string };
-  readonly signature: { readonly sha256: string; readonly signature: string; readonly signedBy: SigningMode };
-  readonly history: { readonly entries: number; readonly latest: { readonly version: string; readonly date: string } | null };
-  readonly recipes: { readonly openssl: readonly string[]; readonly cli: readonly string[] };
-}
-
-/** get_provenance's answer, with this server's address in its verification commands. */
+/** What get_provenance answers (the same typed facts), with this server's address in its verification commands. */
 export function provenanceView(catalog: Catalog, baseUrl: string): ProvenanceView {
-  const p = callTool({ name: 'get_provenance', arguments: {} }, catalog).structuredContent as unknown as ProvenanceAnswer;
+  const p = provenanceFacts(catalog);
   const latest = p.history.latest;
   // The placeholder, when the address is unknown, stays as the tool gives it: the reader replaces it.
   const base = baseUrl === BASE_URL_PLACEHOLDER ? baseUrl : shellQuote(baseUrl);
@@ -179,28 +172,15 @@ export function provenanceView(catalog: Catalog, baseUrl: string): ProvenanceVie
   };
 }
 
-interface EndorsementsAnswer {
-  readonly endorsements: readonly {
-    readonly name: string;
-    readonly pubkey: string;
-    readonly url: string;
-    readonly since: string;
-    readonly state: PeerRow['state'];
-    readonly peerRegistryVersion: string | null;
-    readonly lastSuccess: string | null;
-  }[];
-}
-
 const STATE_WORDS: Readonly<Record<PeerRow['state'], string>> = {
   fresh: 'verified and current',
   stale: 'verified, but not refreshed lately',
   unavailable: 'not verified yet or unreachable: nothing of it is served',
 };
 
-/** get_endorsements' answer: each endorsed curator and what this server knows of it now. */
+/** What get_endorsements answers (the same typed facts): each endorsed curator and what this server knows of it now. */
 export function peerRows(catalog: Catalog, federation: FederationView): PeerRow[] {
-  const answer = callTool({ name: 'get_endorsements', arguments: {} }, catalog, undefined, federation).structuredContent as unknown as EndorsementsAnswer;
-  return answer.endorsements.map((e) => ({
+  return endorsementFacts(catalog.registry, federation).map((e) => ({
     name: e.name,
     url: e.url,
     href: safeHref(e.url),

@@ -1,6 +1,6 @@
 import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
+import { binaryOnPath } from './binary.js';
 
 /** Where Debian and Ubuntu put Chromium, and its headless-only build. */
 const KNOWN_PATHS = ['/usr/bin/chromium', '/usr/bin/chromium-headless-shell'];
@@ -21,8 +21,7 @@ const executable = (file: string) => {
 export function chromiumPath(): string | undefined {
   const configured = process.env.CHROMIUM_PATH;
   if (configured !== undefined && configured !== '') return configured;
-  const onPath = (process.env.PATH ?? '').split(delimiter).filter((dir) => dir !== '').map((dir) => join(dir, 'chromium'));
-  return [...KNOWN_PATHS, ...onPath].find(executable);
+  return KNOWN_PATHS.find(executable) ?? binaryOnPath('chromium');
 }
 
 /**

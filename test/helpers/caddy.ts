@@ -1,23 +1,14 @@
 import { spawn } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { freePort } from '../../scripts/lib/free-port.js';
+import { binaryOnPath } from './binary.js';
 
 /** The caddy binary on PATH, if there is one. */
 export function caddyBinary(): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    const candidate = join(dir, 'caddy');
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not in this directory
-    }
-  }
-  return undefined;
+  return binaryOnPath('caddy');
 }
 
 /** The `skip` option of a test that needs Caddy: false when it can run, else the reason. With CI=true nothing is skipped. */

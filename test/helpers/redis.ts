@@ -1,24 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
-
 import { freePort } from '../../scripts/lib/free-port.js';
+import { binaryOnPath } from './binary.js';
 
 /** A free TCP port on loopback (bind to 0, read it, release it). */
 export { freePort };
 
 /** The redis-server binary on PATH, if there is one. */
 export function redisServerBinary(): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    const candidate = join(dir, 'redis-server');
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not in this directory
-    }
-  }
-  return undefined;
+  return binaryOnPath('redis-server');
 }
 
 const HOW_TO_ENABLE = 'install redis-server (apt-get install redis-server) or set REDIS_TEST_URL=redis://127.0.0.1:6379 to a throwaway Redis';

@@ -25,3 +25,11 @@ t.test('the layout the README describes: src/ imports no Fastify (but the compos
     t.notMatch(readFileSync(file, 'utf8'), /FastifyPluginAsync|fastify-plugin/, `${relative(ROOT, file)}: no plugin here, only what plugins share`);
   }
 });
+
+t.test("the page builds from the tools' own typed services: it never calls a tool and casts its output (issue 24, item 19)", async (t) => {
+  for (const file of sources(join(ROOT, 'src', 'page'))) {
+    const text = readFileSync(file, 'utf8');
+    t.notMatch(text, /as unknown as/, `${relative(ROOT, file)}: no cast of a tool's output`);
+    t.notMatch(text, /callTool\(/, `${relative(ROOT, file)}: no tool call`);
+  }
+});

@@ -1,3 +1,5 @@
+import type { FederationView, PeerState } from '../../federation/federation.js';
+import type { Registry } from '../../registry/types.js';
 import { NO_ARGUMENTS, READ_ONLY, answer, schema, type Tool } from './tool.js';
 
 const when = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
@@ -31,11 +33,7 @@ export const getEndorsements: Tool = {
 
   // Peer states change with time: computed on every call (a few fields per endorsement).
   run(_args, { registry }, context) {
-    const peers = new Map((context?.federation.peers() ?? []).map((p) => [p.endorsement.pubkey, p]));
-    const endorsements = registry.endorsements.map(({ name, pubkey, url, since }) => {
-      const peer = peers.get(pubkey);
-      return { name, pubkey, url, since, state: peer?.state ?? 'unavailable', peerRegistryVersion: peer?.copy?.version ?? null, lastSuccess: when(peer?.lastSuccess) };
-    });
+    const endorsements = endorsementFacts(registry, context?.federation);
     const n = endorsements.length;
     const text =
       n === 0
@@ -55,3 +53,22 @@ export const getEndorsements: Tool = {
     return answer(text, { registryVersion: registry.version, endorsements });
   },
 };
+
+/** One endorsement and what this server knows of its curator's registry now: typed, for the tool and the page. */
+export interface EndorsementFacts {
+  readonly name: string;
+  readonly pubkey: string;
+  readonly url: string;
+  readonly since: string;
+  readonly state: PeerState;
+  readonly peerRegistryVersion: string | null;
+  readonly lastSuccess: string | null;
+}
+
+export function endorsementFacts(registry: Registry, federation: FederationView | undefined): EndorsementFacts[] {
+  const peers = new Map((federation?.peers() ?? []).map((p) => [p.endorsement.pubkey, p]));
+  return registry.endorsements.map(({ name, pubkey, url, since }) => {
+    const peer = peers.get(pubkey);
+    return { name, pubkey, url, since, state: peer?.state ?? 'unavailable', peerRegistryVersion: peer?.copy?.version ?? null, lastSuccess: when(peer?.lastSuccess) };
+  });
+}

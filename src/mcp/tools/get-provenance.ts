@@ -4,7 +4,7 @@ import { projectRoot } from '../../project.js';
 import { decodePublicKey, publicKeyObject } from '../../provenance/keys.js';
 import { ALGORITHM, CANONICALIZATION, SIGNING_MODES, type SigningMode } from '../../provenance/signature.js';
 import { ZBASE32_ALPHABET } from '../../registry/schema.js';
-import { NO_ARGUMENTS, READ_ONLY, answer, oncePerCatalog, schema, type Tool } from './tool.js';
+import { NO_ARGUMENTS, READ_ONLY, answer, oncePerCatalog, schema, type Catalog, type Tool } from './tool.js';
 
 /** What a reader replaces: a tool answer does not know the address its caller reached it at. */
 export const BASE_URL_PLACEHOLDER = "<this server's base URL>";
@@ -125,20 +125,17 @@ export const getProvenance: Tool = {
     annotations: READ_ONLY,
   },
 
-  run: oncePerCatalog(({ registry, signed, history }) => {
+  run: oncePerCatalog((catalog) => {
+    const facts = provenanceFacts(catalog);
+    const { registry, signed, history } = catalog;
     const latest = history[history.length - 1];
-    const categories = Object.keys(registry.categories).length;
-    // A tool answer does not know the URL it was reached at; the recipe says what to fill in.
-    const context: RecipeContext = { repository: projectRepository() };
-    const recipes = verificationRecipes(signed.publicKey, context);
-    const steps = verificationSteps(recipes, signed.sha256, context);
     const text = [
       `Curator: ${registry.curator.name}`,
       `Public key: ${signed.publicKey} (Ed25519, z-base-32)`,
       `Signed by: ${SIGNED_BY[signed.mode]}`,
       `Registry version: ${registry.version}`,
       `Registry updated: ${registry.updated}`,
-      `Categories: ${categories}`,
+      `Categories: ${facts.registry.categories}`,
       `Endorsements: ${registry.endorsements.length}`,
       `SHA-256 of the canonical registry (RFC 8785): ${signed.sha256}`,
       latest === undefined
@@ -147,23 +144,49 @@ export const getProvenance: Tool = {
       `Signature (Ed25519 over those exact bytes, base64): ${signed.signature}`,
       '',
       'How to verify:',
-      ...steps,
+      ...facts.verification,
     ].join('\n');
-    return answer(text, {
-      curator: { name: registry.curator.name, pubkey: signed.publicKey },
-      registry: { version: registry.version, updated: registry.updated, categories },
-      endorsements: registry.endorsements.length,
-      signature: {
-        algorithm: ALGORITHM,
-        canonicalization: CANONICALIZATION,
-        sha256: signed.sha256,
-        signature: signed.signature,
-        ephemeralKey: signed.mode === 'ephemeral',
-        signedBy: signed.mode,
-      },
-      history: { entries: history.length, latest: latest === undefined ? null : { version: latest.version, date: latest.date } },
-      verification: steps,
-      recipes,
-    });
+    return answer(text, { ...facts });
   }),
 };
+
+/** What get_provenance answers, as typed data: the tool's structured content, and what the page shows. */
+export interface ProvenanceFacts {
+  readonly curator: { readonly name: string; readonly pubkey: string };
+  readonly registry: { readonly version: string; readonly updated: string; readonly categories: number };
+  readonly endorsements: number;
+  readonly signature: {
+    readonly algorithm: typeof ALGORITHM;
+    readonly canonicalization: typeof CANONICALIZATION;
+    readonly sha256: string;
+    readonly signature: string;
+    readonly ephemeralKey: boolean;
+    readonly signedBy: SigningMode;
+  };
+  readonly history: { readonly entries: number; readonly latest: { readonly version: string; readonly date: string } | null };
+  readonly verification: readonly string[];
+  readonly recipes: VerificationRecipes;
+}
+
+export function provenanceFacts({ registry, signed, history }: Catalog): ProvenanceFacts {
+  const latest = history[history.length - 1];
+  // A tool answer does not know the URL it was reached at; the recipe says what to fill in.
+  const context: RecipeContext = { repository: projectRepository() };
+  const recipes = verificationRecipes(signed.publicKey, context);
+  return {
+    curator: { name: registry.curator.name, pubkey: signed.publicKey },
+    registry: { version: registry.version, updated: registry.updated, categories: Object.keys(registry.categories).length },
+    endorsements: registry.endorsements.length,
+    signature: {
+      algorithm: ALGORITHM,
+      canonicalization: CANONICALIZATION,
+      sha256: signed.sha256,
+      signature: signed.signature,
+      ephemeralKey: signed.mode === 'ephemeral',
+      signedBy: signed.mode,
+    },
+    history: { entries: history.length, latest: latest === undefined ? null : { version: latest.version, date: latest.date } },
+    verification: verificationSteps(recipes, signed.sha256, context),
+    recipes,
+  };
+}

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import t from 'tap';
 import { buildMatcher } from '../../../src/matcher/matcher.js';
 import { loadRegistry } from '../../../src/registry/load.js';
-import { evaluate, evaluateRegistry, type LabelledQuery } from '../../../scripts/lib/evaluate.js';
+import { evaluate, evaluateRegistry, pooledReport, type LabelledQuery } from '../../../scripts/lib/evaluate.js';
 import { SHIPPED_REGISTRY, fixture } from '../../helpers/build.js';
 
 const { queries } = JSON.parse(readFileSync(fixture('queries.json'), 'utf8')) as { queries: LabelledQuery[] };
@@ -74,20 +74,12 @@ const CURATOR_REGISTRIES_FLOOR = { firstAnswer: 0.74, declined: 0.94, confidentW
 
 t.test('the registries of curators new to the tool, pooled, stay at their floors', async (t) => {
   const folders = ['tune-a', 'tune-b', 'tune-c', 'tune-d', 'blind-e', 'blind-f', 'blind-g', 'blind-h', 'blind-i', 'blind-j', 'blind-k', 'blind-l'];
-  const all = { first: 0, onTopic: 0, declined: 0, nulls: 0, wrong: 0, queries: 0, within: 0 };
+  const parts = [];
   for (const folder of folders) {
-    const set = (JSON.parse(readFileSync(fixture(`registries/${folder}/queries.json`), 'utf8')) as { queries: LabelledQuery[] }).queries;
-    const r = evaluateRegistry(buildMatcher(await loadRegistry(fixture(`registries/${folder}/registry.json`))), set);
-    const onTopic = set.filter((q) => q.expect !== null).length;
-    all.first += r.firstAnswer * onTopic;
-    all.within += r.withinTwoCalls * onTopic;
-    all.onTopic += onTopic;
-    all.declined += r.declined * (set.length - onTopic);
-    all.nulls += set.length - onTopic;
-    all.wrong += r.confidentWrong * set.length;
-    all.queries += set.length;
+    const queries = (JSON.parse(readFileSync(fixture(`registries/${folder}/queries.json`), 'utf8')) as { queries: LabelledQuery[] }).queries;
+    parts.push({ report: evaluateRegistry(buildMatcher(await loadRegistry(fixture(`registries/${folder}/registry.json`))), queries), queries });
   }
-  const pooled = { firstAnswer: all.first / all.onTopic, declined: all.declined / all.nulls, confidentWrong: all.wrong / all.queries, withinTwoCalls: all.within / all.onTopic };
+  const pooled = pooledReport(parts);
   t.ok(pooled.firstAnswer >= CURATOR_REGISTRIES_FLOOR.firstAnswer, `first answer ${pooled.firstAnswer.toFixed(3)}`);
   t.ok(pooled.declined >= CURATOR_REGISTRIES_FLOOR.declined, `declined ${pooled.declined.toFixed(3)}`);
   t.ok(pooled.confidentWrong <= CURATOR_REGISTRIES_FLOOR.confidentWrong, `confident wrong ${(pooled.confidentWrong * 100).toFixed(2)}%`);

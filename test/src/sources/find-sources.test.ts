@@ -1,7 +1,8 @@
 import t from 'tap';
 import { prepareCatalog } from '../../../src/catalog.js';
 import { getSources } from '../../../src/mcp/tools/get-sources.js';
-import { searchView } from '../../../src/page/view.js';
+import { provenanceView, searchView } from '../../../src/page/view.js';
+import { getProvenance } from '../../../src/mcp/tools/get-provenance.js';
 import { findSources } from '../../../src/sources/find-sources.js';
 import { SHIPPED_REGISTRY, serverSigning } from '../../helpers/build.js';
 
@@ -27,4 +28,11 @@ t.test('one service finds sources for the tool and the page: typed fields, the t
     t.equal(view.kind === 'no-match' && view.message, declined.text, `${query}: and the page's`);
     t.same(view.kind === 'no-match' && view.named.map((c) => c.slug), declined.candidates.map((c) => c.slug), `${query}: the page links the candidates the service names`);
   }
+});
+
+t.test('the provenance panel and get_provenance come from the same typed facts', async (t) => {
+  const catalog = await prepareCatalog(SHIPPED_REGISTRY, serverSigning(), 0.45);
+  const data = getProvenance.run({}, catalog).structuredContent as { curator: { pubkey: string }; signature: { sha256: string; signature: string }; registry: { version: string } };
+  const view = provenanceView(catalog, 'http://127.0.0.1:3000');
+  t.same([view.publicKey, view.sha256, view.signature, view.version], [data.curator.pubkey, data.signature.sha256, data.signature.signature, data.registry.version]);
 });
