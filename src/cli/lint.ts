@@ -52,7 +52,12 @@ function nearDuplicateKeywords(registry: Registry): string[] {
   const all = Object.entries(registry.categories).flatMap(([slug, c]) => c.keywords.map((keyword, i) => ({ slug, i, keyword, norm: normalizeText(keyword) })));
   if (all.length > MAX_KEYWORDS_COMPARED) return [];
   const byLetter = new Map<string, typeof all>();
-  for (const k of all) if (k.norm !== '') byLetter.set(k.norm[0]!, [...(byLetter.get(k.norm[0]!) ?? []), k]);
+  for (const k of all) {
+    if (k.norm === '') continue;
+    const group = byLetter.get(k.norm[0]!);
+    if (group === undefined) byLetter.set(k.norm[0]!, [k]);
+    else group.push(k);
+  }
   const warnings: string[] = [];
   const reported = new Set<string>();
   for (const group of byLetter.values()) {

@@ -45,9 +45,7 @@ export interface ScopeRefusal {
 export interface Ranking {
   /** At most MAX_CANDIDATES, best first. */
   readonly candidates: readonly MatchCandidate[];
-  /** The best few by score among all categories the query shares words with, answerable or not: what a decline names. */
-  readonly suggestions: readonly MatchCandidate[];
-  /** The candidates first, then the suggestions not among them: at most MAX_CANDIDATES. */
+  /** What a decline names: the candidates first, then the best other categories the query shares words with (too few to answer with): at most MAX_CANDIDATES. */
   readonly declineCandidates: readonly MatchCandidate[];
   /** The query names the leader and not the runner-up (see rank()). */
   readonly byTopic: boolean;
@@ -378,10 +376,9 @@ export function createScorer(ix: MatcherIndex, rules: MatcherRules, spelling: ()
     }
     const [first, second] = best;
     const candidates = best.map(({ slug, score }) => Object.freeze({ slug, score }));
-    const suggestions = nearby.map(({ slug, score }) => Object.freeze({ slug, score }));
     // What a decline names: the answerable candidates first, then the others the query shares words with.
     const declineCandidates = [...candidates];
-    for (const c of suggestions) if (declineCandidates.length < MAX_CANDIDATES && !declineCandidates.some((d) => d.slug === c.slug)) declineCandidates.push(c);
+    for (const { slug, score } of nearby) if (declineCandidates.length < MAX_CANDIDATES && !declineCandidates.some((d) => d.slug === slug)) declineCandidates.push(Object.freeze({ slug, score }));
     // One word that is, or was read as, an everyday word ("keys", "kyes"): too vague if it is the whole query.
     const only = words.length === 1 ? hits.values().next().value : undefined;
     // A word in capitals the curator writes so too ("STRIDE") is a name, not an everyday word.
@@ -400,7 +397,7 @@ export function createScorer(ix: MatcherIndex, rules: MatcherRules, spelling: ()
       [...hits.values()].some((h) => (keywords[first.id]!.name.has(h.stem) || strongById.get(first.id)?.has(h.stem) === true) && !keywords[second.id]!.described.has(h.stem));
     // A refusal matters to a decline only when the category it kept out led every candidate.
     const scopeRefusal = refused !== undefined && (first === undefined || refused.score > first.score) ? Object.freeze(refused) : undefined;
-    return { candidates, suggestions, declineCandidates: Object.freeze(declineCandidates), byTopic, vague, leaderWords: first?.shared ?? 0, ...(scopeRefusal === undefined ? {} : { scopeRefusal }) };
+    return { candidates, declineCandidates: Object.freeze(declineCandidates), byTopic, vague, leaderWords: first?.shared ?? 0, ...(scopeRefusal === undefined ? {} : { scopeRefusal }) };
   }
 
   return { rank, readWords, keywordStems, excluded, ownCapitals, remembered: () => corrections.size };

@@ -1,4 +1,7 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import t from 'tap';
+import { ROOT } from '../../helpers/build.js';
 import { buildMatcher, RULES, RULE_SWITCHES, type MatcherRules } from '../../../src/matcher/matcher.js';
 import { validateRegistry } from '../../../src/registry/validate.js';
 import { stem } from '../../../src/matcher/normalize.js';
@@ -77,6 +80,7 @@ function matcherWith(overrides: Partial<MatcherRules> = {}) {
   return buildMatcher(check.registry, rules.threshold, { rules });
 }
 const matcher = matcherWith();
+const MATCHER_DIR = join(ROOT, 'src', 'matcher');
 
 t.test("asking with a category's slug or its name returns that category; turned off, the words alone decide", async (t) => {
   for (const query of ['used-car-buying', 'Buying a Used Car', 'AMATEUR ASTRONOMY', 'home coffee brewing']) {
@@ -124,6 +128,10 @@ t.test('every switch in RULES is a boolean the matcher reads (the ablation turns
   for (const name of RULE_SWITCHES) {
     t.doesNotThrow(() => matcherWith({ [name]: false }).match('which telescope should I buy first'), name);
   }
+  // Read: every rule, switch or weight, is used by name in the matcher's code (a rule nothing reads could not be turned off).
+  const code = readdirSync(MATCHER_DIR).filter((f) => f.endsWith('.ts') && f !== 'rules.ts').map((f) => readFileSync(join(MATCHER_DIR, f), 'utf8')).join('\n');
+  // The threshold is the exception: callers pass it (MATCH_THRESHOLD, a call's own), RULES only gives its default.
+  for (const name of Object.keys(RULES).filter((k) => k !== 'threshold')) t.match(code, new RegExp(`rules\\.${name}\\b`), `rules.${name} is read`);
 });
 
 t.test("a stop word inside a curator's phrase counts when the whole phrase is asked ('day hike'); turned off, it is ignored", async (t) => {
@@ -151,7 +159,7 @@ t.test('the more distinct words of the leader a long request holds, the lower th
   const ix = { registry: { categories: { x: {} } } } as unknown as Parameters<typeof decide>[0];
   const prepared = prepareQuery('many words of a long request');
   const needed = (leaderWords: number) => {
-    const outcome = decide(ix, { candidates: [{ slug: 'x', score: 0.01 }], suggestions: [], declineCandidates: [{ slug: 'x', score: 0.01 }], byTopic: false, vague: false, leaderWords }, prepared, RULES.threshold, RULES);
+    const outcome = decide(ix, { candidates: [{ slug: 'x', score: 0.01 }], declineCandidates: [{ slug: 'x', score: 0.01 }], byTopic: false, vague: false, leaderWords }, prepared, RULES.threshold, RULES);
     return outcome.kind === 'no-match' ? outcome.threshold : NaN;
   };
   const round = (n: number) => Math.round(n * 1000) / 1000;
