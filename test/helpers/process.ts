@@ -36,7 +36,15 @@ export function start(env: Record<string, string>, entry = SERVER_ENTRY, nodeArg
   let out = '';
   let err = '';
   let resolveAddress: (a: string) => void = () => {};
-  const address = new Promise<string>((r) => (resolveAddress = r));
+  let rejectAddress: (e: Error) => void = () => {};
+  const address = new Promise<string>((resolve, reject) => {
+    resolveAddress = resolve;
+    rejectAddress = reject;
+  });
+  // A server that exits before it listens fails the test that waits for it, with what it said,
+  // instead of hanging it. A second later: a test racing `address` against `code` expects the exit.
+  child.on('exit', (code) => setTimeout(() => rejectAddress(new Error(`the server exited (${code}) before listening: ${err.slice(-2000)}`)), 1000).unref());
+  address.catch(() => undefined);
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => {
     err += d;
