@@ -365,7 +365,7 @@ t.test('list_categories, get_provenance and get_endorsements', async (t) => {
   t.match(prov, /^Curator: Three Good Sources curators$/m);
   t.match(prov, `Public key: ${TEST_PUBLIC_KEY} (Ed25519, z-base-32)`);
   t.match(prov, /^Registry version: 1\.0\.0$/m);
-  t.match(prov, /^Registry updated: 2026-11-25$/m);
+  t.match(prov, /^Registry updated: 2026-11-26$/m);
   t.match(prov, /^Endorsements: 0$/m);
   const signature = (await app.inject({ method: 'GET', url: '/registry/signature' })).json();
   t.match(prov, `SHA-256 of the canonical registry (RFC 8785): ${signature.sha256}`, 'the digest the server really publishes');

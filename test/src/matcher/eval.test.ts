@@ -32,7 +32,9 @@ const HELD_OUT_FLOOR = { overall: 0.97, top1: 0.97, rejections: 0.97 };
 // (Porter stemming, transaction words, short queries whose words the category does not explain):
 // on these sets it cost about a point each way (0.962 to 0.953 on topic, 0.965 to 0.952 declined),
 // reported in the README; the floors are at the level reached.
-const POOLED_FLOOR = { top1: 0.95, rejections: 0.95 };
+// The registry's cleanup (2026-11-26) removed the scope entries that existed to decline queries of
+// these sets: declined fell from 0.952 to 0.929 here (0.984 on the unread fifteenth set).
+const POOLED_FLOOR = { top1: 0.95, rejections: 0.92 };
 const TUNING_SETS = [
   'queries.json',
   'queries-fresh.json',
