@@ -48,7 +48,8 @@ export const mcpEndpoint: FastifyPluginAsync<McpEndpointOptions> = async (app, {
       const rejection = rejectEnvelope(request.body);
       return reply.code(rejection.status).send(rejection.body);
     }
-    const result = await handler.handle({ message: request.body as JsonRpcMessage, headers: mcpHeaders(request) });
+    // request.ip: the client as TRUST_PROXY allows it to be known; only ever hashed into a bucket by the demand signal.
+    const result = await handler.handle({ message: request.body as JsonRpcMessage, headers: mcpHeaders(request), client: request.ip });
     return send(request, reply, result, json, sse);
   });
 

@@ -5,13 +5,16 @@ import type { FederationView } from '../src/federation/federation.js';
 import { protect, type LoadProtectionOptions } from './support/load-protection.js';
 import { BASE_URL_PLACEHOLDER } from '../src/mcp/tools/get-provenance.js';
 import { PAGE_ASSETS, renderCategory, renderHome, renderNotFound } from '../src/page/render.js';
-import { categoryPageView, categoryView, homeView, notFoundView } from '../src/page/view.js';
+import { categoryNames, categoryPageView, categoryView, homeView, notFoundView } from '../src/page/view.js';
+import type { DemandSignal } from '../src/demand/signal.js';
 
 export interface PageRoutesOptions {
   readonly catalog: () => Catalog;
   readonly federation: FederationView;
   /** The same per-client rate limit and load shedding as /mcp: a search runs the same matcher. */
   readonly protection: LoadProtectionOptions;
+  /** Records page searches; `public`: DEMAND_PUBLIC, the page lists the most requested uncovered topics. */
+  readonly demand?: { readonly signal: DemandSignal; readonly public: boolean; readonly minClients: number; readonly windowDays: number };
 }
 
 /** A host name or IP literal, with an optional port: what a Host header may hold. */
@@ -36,7 +39,7 @@ export const PAGE_CSP = {
  * Registered without fastify-plugin, so helmet's headers (CSP, nosniff, referrer policy) apply to
  * these routes alone; the Origin/Host policy registered before it guards them as every route.
  */
-export const pageRoutes: FastifyPluginAsync<PageRoutesOptions> = async (app, { catalog, federation, protection }) => {
+export const pageRoutes: FastifyPluginAsync<PageRoutesOptions> = async (app, { catalog, federation, protection, demand }) => {
   await protect(app, protection);
   await app.register(helmet, {
     contentSecurityPolicy: { useDefaults: false, directives: PAGE_CSP },
@@ -58,7 +61,11 @@ export const pageRoutes: FastifyPluginAsync<PageRoutesOptions> = async (app, { c
     const { q } = request.query;
     // ?q=a&q=b comes as a list: the form sends one, and the first is the one answered.
     const query = Array.isArray(q) ? q[0] : q;
-    const view = homeView(catalog(), { baseUrl: baseUrl(request), query, federation });
+    const current = catalog();
+    const uncovered = demand?.public === true ? await demand.signal.publicTopics(categoryNames(current)) : undefined;
+    const settings = demand === undefined ? undefined : { recording: demand.signal.recording, minClients: demand.minClients, windowDays: demand.windowDays, uncovered };
+    const view = homeView(current, { baseUrl: baseUrl(request), query, federation, demand: settings });
+    if (view.search !== undefined && view.search.kind !== 'invalid') demand?.signal.record(view.search.asked, request.ip);
     return html(reply, view.search?.kind === 'invalid' ? 400 : 200, renderHome(view));
   });
 

@@ -6,6 +6,12 @@ import { rpcSummary } from '../src/mcp/rpc-summary.js';
  * adds it), the JSON-RPC method and the tool. Headers and arguments are never logged: they
  * may carry session ids, tokens or what a user asked.
  */
+/** The path without its query string: the page's search (`/?q=`) is what someone asked, never logged. */
+function pathOf(url: string): string {
+  const q = url.indexOf('?');
+  return q === -1 ? url : `${url.slice(0, q)}?…`;
+}
+
 export const requestLog = fp(
   async (app) => {
     // Callback hooks, not async ones: every request pays for them, and a promise per hook shows in a profile.
@@ -16,7 +22,7 @@ export const requestLog = fp(
     app.addHook('onResponse', (request, reply, done) => {
       const rpc = rpcSummary(request.body);
       request.log.info(
-        { method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100, ...rpc },
+        { method: request.method, url: pathOf(request.url), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100, ...rpc },
         'request',
       );
       done();

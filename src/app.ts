@@ -24,6 +24,9 @@ import { MemorySessionStore } from './sessions/memory.js';
 import { RedisSessionStore, type AvailabilityEvent } from './sessions/redis.js';
 import type { SessionStore } from './sessions/store.js';
 import { discoveryRoutes } from '../plugins/discovery-routes.js';
+import { demandRoutes } from '../plugins/demand-routes.js';
+import { createDemandSignal, type DemandSignal } from './demand/signal.js';
+import { categoryNames } from './page/view.js';
 
 export interface AppOptions {
   /** Where logs go; stderr unless a test says otherwise. */
@@ -99,13 +102,14 @@ export interface AppParts {
   readonly metrics: Metrics;
   readonly serverVersion: string;
   readonly federation: Federation;
+  readonly demand: DemandSignal;
 }
 
 /**
  * The app as a plugin (as in fastify/demo): error handling, the routes and their hooks, and the
  * reload decorator. Data flows one way: plugin, protocol handler, tools, matcher and registry.
  */
-export const app: FastifyPluginAsync<AppParts> = async (instance, { config, holder, sessions, metrics, serverVersion, federation }) => {
+export const app: FastifyPluginAsync<AppParts> = async (instance, { config, holder, sessions, metrics, serverVersion, federation, demand }) => {
   const catalog = (): Catalog => holder.current();
   // Set before any plugin so that every route inherits it: no stack trace or detail on the wire.
   instance.setErrorHandler(handleError);
@@ -114,6 +118,7 @@ export const app: FastifyPluginAsync<AppParts> = async (instance, { config, hold
   );
   instance.addHook('onClose', async () => {
     federation.stop();
+    await demand.close();
     await sessions.close();
   });
   // Peers are fetched once the server answers, in the background: never in the way of start-up.
@@ -142,9 +147,12 @@ export const app: FastifyPluginAsync<AppParts> = async (instance, { config, hold
   await instance.register(discoveryRoutes, { catalog, serverVersion, registryName: registryName() });
   await instance.register(registryRoutes, { catalog });
   await instance.register(federationRoutes, { federation });
-  await instance.register(pageRoutes, { catalog, federation, protection: config });
+  const demandOnPage = { signal: demand, public: config.demandPublic, minClients: config.demandMinClients, windowDays: config.demandWindowDays };
+  await instance.register(pageRoutes, { catalog, federation, protection: config, demand: demandOnPage });
+  // The curator's report: the route exists only with a token to guard it.
+  if (config.demandToken !== undefined) await instance.register(demandRoutes, { demand, token: config.demandToken, names: () => categoryNames(catalog()) });
   await instance.register(mcpEndpoint, {
-    handler: createMcpHandler({ catalog, sessions, serverVersion, federation, onToolResult: metrics.toolResult }),
+    handler: createMcpHandler({ catalog, sessions, serverVersion, federation, demand, onToolResult: metrics.toolResult }),
     protection: config,
   });
 };
@@ -171,6 +179,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
   federation.setPeers(holder.current().registry.endorsements);
   const metrics = createMetrics(sessions, holder.current(), federation);
+  const demand = await createDemandSignal({
+    recording: config.demandSignal,
+    minClients: config.demandMinClients,
+    windowDays: config.demandWindowDays,
+    redisUrl: config.redisUrl,
+  });
 
   const instance = Fastify({
     // Asynchronous writes: under load lines queue behind the write in flight and go out together
@@ -219,6 +233,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     done();
   });
   // fastify-plugin, as fastify/demo does: the app's handlers and decorator belong to the root instance.
-  await instance.register(fp(app), { config, holder, sessions, metrics, serverVersion, federation });
+  await instance.register(fp(app), { config, holder, sessions, metrics, serverVersion, federation, demand });
   return instance;
 }

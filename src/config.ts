@@ -125,6 +125,28 @@ export const VARIABLES = {
     default: 'false',
     meaning: '`true` also allows `http://127.0.0.1:<port>` and `http://localhost:<port>` peers (tests and local demos), nothing else',
   },
+  DEMAND_SIGNAL: {
+    rule: { enum: ['on', 'off'] },
+    default: 'on',
+    meaning: '`off` records nothing of what agents ask (see What agents ask: the demand signal, in docs/curators.md)',
+  },
+  DEMAND_MIN_CLIENTS: {
+    rule: integer(2, 1000),
+    default: 5,
+    meaning: 'k: a word, phrase or query is shown (report, page) only once at least this many distinct clients asked it on one day',
+  },
+  DEMAND_WINDOW_DAYS: { rule: integer(1, 365), default: 30, meaning: 'days the demand counts are kept; older days are deleted whole' },
+  DEMAND_TOKEN: {
+    rule: { type: 'string', minLength: 16 },
+    secret: true,
+    shownDefault: 'none (no `/demand` route)',
+    meaning: 'bearer token for `GET /demand`, the curator\'s demand report, at least 16 characters (secret); without it the route does not exist',
+  },
+  DEMAND_PUBLIC: {
+    rule: { enum: ['true', 'false'] },
+    default: 'false',
+    meaning: '`true` lists on the page the most requested topics nobody here covers (the same k)',
+  },
   PID_FILE: { rule: text, meaning: 'file the server writes its process id to once it listens, and removes on exit: `kill -HUP "$(cat "$PID_FILE")"`' },
 } as const satisfies Record<string, Variable>;
 
@@ -189,6 +211,12 @@ function toConfig(v: Checked, report: Report) {
     federationRefreshMs: v.FEDERATION_REFRESH_SECONDS * 1000,
     federationCacheDir: v.FEDERATION_CACHE_DIR,
     federationAllowLoopbackHttp: v.FEDERATION_ALLOW_LOOPBACK_HTTP === 'true',
+    /** The demand signal: on unless DEMAND_SIGNAL=off; k, the window, the curator's token, the page's list. */
+    demandSignal: v.DEMAND_SIGNAL === 'on',
+    demandMinClients: v.DEMAND_MIN_CLIENTS,
+    demandWindowDays: v.DEMAND_WINDOW_DAYS,
+    demandToken: v.DEMAND_TOKEN,
+    demandPublic: v.DEMAND_PUBLIC === 'true',
     /** Where the process entry writes its pid once listening; undefined writes none. */
     pidFile: v.PID_FILE,
   };

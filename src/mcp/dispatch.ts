@@ -6,6 +6,7 @@ import { createModernHandler } from './modern.js';
 import type { McpDependencies, McpReply } from './reply.js';
 import { SessionStoreUnavailable } from '../sessions/store.js';
 import { isModernVersion } from './versions.js';
+import type { Asked } from '../demand/asked.js';
 
 export { SESSION_HEADER } from './legacy.js';
 export type { McpDependencies, McpReply } from './reply.js';
@@ -14,6 +15,8 @@ export type { McpDependencies, McpReply } from './reply.js';
 export interface McpCall {
   readonly message: JsonRpcMessage;
   readonly headers: McpHeaders;
+  /** Who asked, as the HTTP layer sees them (an address): only ever hashed into a bucket by the demand signal, never kept. */
+  readonly client?: string;
 }
 
 export interface McpHandler {
@@ -47,10 +50,12 @@ export function createMcpHandler(deps: McpDependencies): McpHandler {
   }
 
   return {
-    handle({ message, headers }) {
+    handle({ message, headers, client }) {
+      const { demand } = deps;
+      const call = demand?.recording === true && client !== undefined ? { asked: (asked: Asked) => demand.record(asked, client) } : {};
       // A modern request ignores Mcp-Session-Id: "do not mint or echo session IDs".
       return guarded(message, () =>
-        eraOf(message, headers) === 'modern' ? modern(message, headers) : legacy.handle(message, headers),
+        eraOf(message, headers) === 'modern' ? modern(message, headers, call) : legacy.handle(message, headers, call),
       );
     },
 

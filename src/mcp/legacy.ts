@@ -2,7 +2,7 @@ import type { McpHeaders } from './era.js';
 import { ErrorCode, ProtocolError } from './errors.js';
 import { isRequest, resultResponse, type JsonRpcMessage } from './jsonrpc.js';
 import { initialize } from './lifecycle.js';
-import { ACCEPTED, type McpDependencies, type McpReply } from './reply.js';
+import { ACCEPTED, type CallContext, type McpDependencies, type McpReply } from './reply.js';
 import { isWellFormedSessionId, type SessionState } from '../sessions/store.js';
 import { callTool, resultForVersion, toolsListResult } from './tools/toolbox.js';
 import { LEGACY_VERSIONS, isLegacyVersion } from './versions.js';
@@ -10,7 +10,7 @@ import { LEGACY_VERSIONS, isLegacyVersion } from './versions.js';
 export const SESSION_HEADER = 'mcp-session-id';
 
 export interface LegacyHandler {
-  handle(message: JsonRpcMessage, headers: McpHeaders): Promise<McpReply>;
+  handle(message: JsonRpcMessage, headers: McpHeaders, call?: CallContext): Promise<McpReply>;
   endSession(sessionId: string | undefined): Promise<McpReply>;
 }
 
@@ -48,7 +48,7 @@ export function createLegacyHandler(deps: McpDependencies): LegacyHandler {
   }
 
   return {
-    async handle(message, headers) {
+    async handle(message, headers, call = {}) {
       const header = headers.protocolVersion;
       // "If the server receives a request with an invalid or unsupported MCP-Protocol-Version,
       // it MUST respond with 400 Bad Request." An absent header means 2025-03-26, and the
@@ -77,7 +77,7 @@ export function createLegacyHandler(deps: McpDependencies): LegacyHandler {
         case 'tools/list':
           return { status: 200, body: resultResponse(message.id, toolsListResult(version)) };
         case 'tools/call':
-          return { status: 200, body: resultResponse(message.id, resultForVersion(callTool(message.params, deps.catalog(), deps.onToolResult, deps.federation), version)) };
+          return { status: 200, body: resultResponse(message.id, resultForVersion(callTool(message.params, deps.catalog(), deps.onToolResult, deps.federation, call.asked), version)) };
         default:
           throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${message.method.slice(0, 100)}`);
       }

@@ -2,7 +2,7 @@ import { META, requestMeta, type McpHeaders } from './era.js';
 import { decodeHeaderValue } from './header-values.js';
 import { ErrorCode, ProtocolError } from './errors.js';
 import { isRequest, resultResponse, type JsonRpcMessage, type JsonRpcRequest } from './jsonrpc.js';
-import { ACCEPTED, type McpDependencies, type McpReply } from './reply.js';
+import { ACCEPTED, type CallContext, type McpDependencies, type McpReply } from './reply.js';
 import { INSTRUCTIONS, serverInfo } from './server-info.js';
 import { derived, stable } from './stable-json.js';
 import { callTool, listTools, viewForVersion } from './tools/toolbox.js';
@@ -22,7 +22,7 @@ const NAMED: ReadonlyMap<string, 'name' | 'uri'> = new Map([
 ]);
 
 /** The 2026-07-28 era: every request stands alone, described by its `_meta` envelope and headers. */
-export function createModernHandler(deps: McpDependencies): (message: JsonRpcMessage, headers: McpHeaders) => Promise<McpReply> {
+export function createModernHandler(deps: McpDependencies): (message: JsonRpcMessage, headers: McpHeaders, call?: CallContext) => Promise<McpReply> {
   const info = serverInfo(MODERN_VERSION, deps.serverVersion);
   const complete = (result: Record<string, unknown>) => stable({ ...result, resultType: 'complete', _meta: { [META.serverInfo]: info } });
   const discovery = complete({
@@ -35,14 +35,14 @@ export function createModernHandler(deps: McpDependencies): (message: JsonRpcMes
   const toolList = complete({ tools: listTools(MODERN_VERSION), ttlMs: LIST_TTL_MS, cacheScope: 'public' });
   const completeView = `complete ${deps.serverVersion}`;
 
-  function dispatch(request: JsonRpcRequest): McpReply {
+  function dispatch(request: JsonRpcRequest, call: CallContext): McpReply {
     switch (request.method) {
       case 'server/discover':
         return ok(request, discovery);
       case 'tools/list':
         return ok(request, toolList);
       case 'tools/call': {
-        const result = callTool(request.params, deps.catalog(), deps.onToolResult, deps.federation);
+        const result = callTool(request.params, deps.catalog(), deps.onToolResult, deps.federation, call.asked);
         return ok(request, derived(result, completeView, () => complete(viewForVersion(result, MODERN_VERSION))));
       }
       case 'subscriptions/listen':
@@ -70,11 +70,11 @@ export function createModernHandler(deps: McpDependencies): (message: JsonRpcMes
     };
   }
 
-  return async (message, headers) => {
+  return async (message, headers, call = {}) => {
     // Notifications carry no standard headers requirement in this revision; nothing to answer.
     if (!isRequest(message)) return ACCEPTED;
     checkEnvelope(message, headers);
-    return dispatch(message);
+    return dispatch(message, call);
   };
 }
 

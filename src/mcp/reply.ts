@@ -2,7 +2,8 @@ import type { JsonRpcMessage, JsonRpcResponse } from './jsonrpc.js';
 import type { SessionStore } from '../sessions/store.js';
 import type { Catalog } from '../catalog.js';
 import type { FederationView } from '../federation/federation.js';
-import type { ToolResult } from './tools/tool.js';
+import type { ToolContext, ToolResult } from './tools/tool.js';
+import type { DemandSignal } from '../demand/signal.js';
 
 export interface McpDependencies {
   /** The catalog to answer from; read once per request so a swap never splits one. */
@@ -12,6 +13,8 @@ export interface McpDependencies {
   readonly serverVersion: string;
   /** The endorsed peers as they are now (get_federated_sources, get_endorsements). */
   readonly federation?: FederationView;
+  /** Told what each query amounted to, per client: the demand signal (issue 25). */
+  readonly demand?: DemandSignal;
   /** Told of every tool result, for metrics. */
   readonly onToolResult?: (tool: string, result: ToolResult) => void;
 }
@@ -23,6 +26,11 @@ export interface McpReply {
   /** Instead of `body`: messages for an SSE stream, the final response last. */
   readonly events?: readonly (JsonRpcMessage | JsonRpcResponse)[];
   readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** What one HTTP request adds to a call: told what a query amounted to, with the client already bound (the demand signal). */
+export interface CallContext {
+  readonly asked?: ToolContext['asked'];
 }
 
 export const ACCEPTED: McpReply = { status: 202 };

@@ -9,6 +9,7 @@ import type { Catalog } from '../catalog.js';
 import { NO_FEDERATION, type FederationView } from '../federation/federation.js';
 import { endorsementFacts } from '../mcp/tools/get-endorsements.js';
 import { BASE_URL_PLACEHOLDER, provenanceFacts, SIGNED_BY, shellQuote } from '../mcp/tools/get-provenance.js';
+import type { Asked } from '../demand/asked.js';
 import { findSources, lastChanged, MAX_QUERY_LENGTH } from '../sources/find-sources.js';
 import type { SigningMode } from '../provenance/signature.js';
 import type { SourceType } from '../registry/types.js';
@@ -35,11 +36,13 @@ export interface CategoryView {
 }
 
 export type SearchView =
-  | { readonly kind: 'match'; readonly query: string; readonly category: CategoryView; readonly score: string }
+  | { readonly kind: 'match'; readonly query: string; readonly category: CategoryView; readonly score: string; readonly asked: Asked }
   | {
       readonly kind: 'no-match';
       readonly query: string;
       readonly message: string;
+      /** What the query amounted to, for the demand signal (the page route records it). */
+      readonly asked: Asked;
       /** The candidate categories the message names, closest first (at most three; none when it names none). */
       readonly named: readonly CategoryView[];
     }
@@ -81,6 +84,14 @@ export interface HomeView {
   readonly peers: readonly PeerRow[];
   readonly search: SearchView | undefined;
   readonly maxQueryLength: number;
+  readonly demand: DemandView;
+}
+
+/** What the page says of the demand signal: what is kept, in one sentence, and (when public) the topics nobody here covers. */
+export interface DemandView {
+  readonly kept: string;
+  /** Undefined unless DEMAND_PUBLIC=true. */
+  readonly uncovered: readonly string[] | undefined;
 }
 
 /** What a page for one category shows: the category and who vouches for it. */
@@ -142,9 +153,9 @@ export function searchView(catalog: Catalog, query: string): SearchView {
       const view = categoryView(catalog, slug);
       return view === undefined ? [] : [view];
     });
-    return { kind: 'no-match', query, message: found.text, named };
+    return { kind: 'no-match', query, message: found.text, named, asked: found.asked };
   }
-  return { kind: 'match', query, category: categoryView(catalog, found.slug)!, score: found.score.toFixed(3) };
+  return { kind: 'match', query, category: categoryView(catalog, found.slug)!, score: found.score.toFixed(3), asked: found.asked };
 }
 
 /** What get_provenance answers (the same typed facts), with this server's address in its verification commands. */
@@ -220,9 +231,32 @@ export interface HomeInput {
   /** The search form's query, when one was sent. */
   readonly query?: string | undefined;
   readonly federation?: FederationView;
+  /** The demand signal's settings, and the public list when DEMAND_PUBLIC=true. */
+  readonly demand?: DemandInput;
 }
 
-export function homeView(catalog: Catalog, { baseUrl, query, federation = NO_FEDERATION }: HomeInput): HomeView {
+export interface DemandInput {
+  readonly recording: boolean;
+  readonly minClients: number;
+  readonly windowDays: number;
+  readonly uncovered?: readonly string[] | undefined;
+}
+
+/** Category names by slug: what the demand report and the page's list name categories by. */
+export function categoryNames(catalog: Catalog): ReadonlyMap<string, string> {
+  return new Map(Object.entries(catalog.registry.categories).map(([slug, c]) => [slug, c.name]));
+}
+
+/** The one sentence the page says about what this server keeps of what it is asked. */
+export function demandSentence({ recording, minClients, windowDays }: DemandInput): string {
+  return recording
+    ? `This server counts what is asked, never who: the outcome of each query and its words, shown to the curator only once ${minClients} different clients have asked the same thing on one day, and deleted after ${windowDays} days; it keeps no addresses, session ids or queries as typed.`
+    : 'This server keeps nothing of what it is asked (its demand signal is off).';
+}
+
+const NO_DEMAND: DemandInput = { recording: false, minClients: 5, windowDays: 30 };
+
+export function homeView(catalog: Catalog, { baseUrl, query, federation = NO_FEDERATION, demand = NO_DEMAND }: HomeInput): HomeView {
   const mcpUrl = `${baseUrl}/mcp`;
   return {
     title: query === undefined ? 'Three Good Sources' : `${query.slice(0, 60)} · Three Good Sources`,
@@ -235,6 +269,7 @@ export function homeView(catalog: Catalog, { baseUrl, query, federation = NO_FED
     peers: peerRows(catalog, federation),
     search: query === undefined ? undefined : searchView(catalog, query),
     maxQueryLength: MAX_QUERY_LENGTH,
+    demand: { kept: demandSentence(demand), uncovered: demand.uncovered },
   };
 }
 

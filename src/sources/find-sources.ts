@@ -1,5 +1,6 @@
 import type { Catalog } from '../catalog.js';
-import { MAX_NORMALIZED_LENGTH, type MatchOutcome } from '../matcher/matcher.js';
+import { askedOf, type Asked } from '../demand/asked.js';
+import { MAX_NORMALIZED_LENGTH, prepareQuery, type MatchOutcome } from '../matcher/matcher.js';
 
 /**
  * Finding the three sources for a query, and saying why when there are none: the one service the
@@ -26,6 +27,8 @@ export interface FoundAnswer {
   readonly text: string;
   /** The same as data (get_sources' structured content). */
   readonly data: Record<string, unknown>;
+  /** What the query amounted to, for the demand signal: normalised words and the outcome, never the query as typed. */
+  readonly asked: Asked;
 }
 
 export interface FoundDecline {
@@ -35,14 +38,17 @@ export interface FoundDecline {
   readonly candidates: readonly DeclineCandidate[];
   readonly text: string;
   readonly data: Record<string, unknown>;
+  readonly asked: Asked;
 }
 
 export type Found = FoundAnswer | FoundDecline;
 
 /** The sources for `query` from the registry `catalog` serves, or a decline that says why and what is near. */
 export function findSources(catalog: Catalog, query: string, threshold?: number): Found {
-  const outcome = catalog.matcher.match(query, threshold);
-  return outcome.kind === 'match' ? describeMatch(outcome, catalog) : describeNoMatch(outcome, query, catalog);
+  const prepared = prepareQuery(query);
+  const outcome = catalog.matcher.match(query, threshold, prepared);
+  const asked = askedOf(catalog.matcher, prepared, outcome);
+  return outcome.kind === 'match' ? describeMatch(outcome, catalog, asked) : describeNoMatch(outcome, query, catalog, asked);
 }
 
 /**
@@ -56,7 +62,7 @@ export function lastChanged({ registry, lastChanged: dates }: Catalog, slug: str
     : { date, from: 'history', text: `${date} (signed history)` };
 }
 
-function describeMatch(outcome: Extract<MatchOutcome, { kind: 'match' }>, catalog: Catalog): FoundAnswer {
+function describeMatch(outcome: Extract<MatchOutcome, { kind: 'match' }>, catalog: Catalog, asked: Asked): FoundAnswer {
   const { registry } = catalog;
   const c = outcome.category;
   const changed = lastChanged(catalog, outcome.slug);
@@ -86,13 +92,14 @@ function describeMatch(outcome: Extract<MatchOutcome, { kind: 'match' }>, catalo
     curator: { name: registry.curator.name, pubkey },
     lastChanged: { date: changed.date, from: changed.from },
   };
-  return { kind: 'answer', slug: outcome.slug, score: outcome.score, text: lines.join('\n'), data };
+  return { kind: 'answer', slug: outcome.slug, score: outcome.score, text: lines.join('\n'), data, asked };
 }
 
 function describeNoMatch(
   outcome: Extract<MatchOutcome, { kind: 'no-match' }>,
   query: string,
   catalog: Catalog,
+  asked: Asked,
 ): FoundDecline {
   const slugs = Object.keys(catalog.registry.categories).sort();
   const available = slugs.length > 0 ? `Available categories: ${slugs.join(', ')}.` : 'The registry has no categories yet.';
@@ -146,7 +153,7 @@ function describeNoMatch(
         : `: the closest is ${outcome.closest.slug} with score ${outcome.closest.score.toFixed(3)}, below the threshold ${outcome.threshold.toFixed(2)}.`);
   }
   const text = `${why}${named}${candidates.length === 0 ? ' ' : ''}Otherwise rephrase with the topic's main words, or call list_categories. ${available}`;
-  return { kind: 'decline', reason: outcome.reason, candidates, text, data };
+  return { kind: 'decline', reason: outcome.reason, candidates, text, data, asked };
 }
 
 /** Echo enough of the query for the agent to recognise it, never a 1,000-character wall. */

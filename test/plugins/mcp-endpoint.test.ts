@@ -450,7 +450,7 @@ t.test('the registry and remembered answers a handler shares are frozen', async 
   t.throws(() => {
     (answer.content[0] as { text: string }).text = 'tampered';
   }, TypeError, 'a remembered answer cannot be changed by whoever received it');
-  t.equal(answersFor(catalog).get('\u0000learn rust programming', () => answer), answer, 'and it is the one remembered');
+  t.equal(answersFor(catalog).get('\u0000learn rust programming', () => ({ result: answer, asked: { outcome: 'answered', totals: [], items: [] } })).result, answer, 'and it is the one remembered');
 });
 
 t.test('MCP_HEADERS sanity: curl-like requests without Accept still work', async (t) => {

@@ -1,5 +1,6 @@
 import type { PeerState, PeerView } from '../../federation/federation.js';
 import { peerText } from '../../federation/peer-text.js';
+import { askedOf } from '../../demand/asked.js';
 import { prepareQuery, type MatchCandidate } from '../../matcher/matcher.js';
 import { SOURCE_TYPES, type Category, type Registry } from '../../registry/types.js';
 import { getSources } from './get-sources.js';
@@ -105,7 +106,7 @@ export const getFederatedSources: Tool = {
     if (local.kind === 'match') answers.push(answerFrom(catalog.registry, local.slug, local.category, local.score));
     // A query with no words, too long or one everyday word is refused as get_sources refuses it; a weak or
     // too-close local answer leaves the question to the peers.
-    else if (local.reason === 'empty-query' || local.reason === 'too-long' || local.reason === 'too-vague') return getSources.run(args, catalog);
+    else if (local.reason === 'empty-query' || local.reason === 'too-long' || local.reason === 'too-vague') return getSources.run(args, catalog, context);
     // The candidates each registry's decline names, as get_sources names them.
     else for (const c of local.candidates) closest.push({ ...c, where: 'this registry' });
 
@@ -118,6 +119,8 @@ export const getFederatedSources: Tool = {
         answers.push(peerAnswerFrom(peer, copy.registry, outcome.slug, outcome.category, outcome.score));
       } else for (const c of outcome.candidates) closest.push({ ...c, where: `${peer.endorsement.name}'s registry` });
     }
+    // This curator's view of the query: answered here, by a peer, or declined as get_sources declines it.
+    context?.asked?.(askedOf(catalog.matcher, prepared, local, answers.length > 0));
     if (answers.length === 0) {
       const named = closest
         .sort((a, b) => b.score - a.score)

@@ -1,3 +1,4 @@
+import type { Asked } from '../../demand/asked.js';
 import { DEFAULT_THRESHOLD } from '../../matcher/matcher.js';
 import { BoundedMemo } from '../../util/bounded-memo.js';
 import { findSources, MAX_QUERY_LENGTH } from '../../sources/find-sources.js';
@@ -84,23 +85,32 @@ export const getSources: Tool = {
     annotations: READ_ONLY,
   },
 
-  run(args, catalog) {
+  run(args, catalog, context) {
     const query = args.query as string;
     const threshold = args.threshold as number | undefined;
     // Agents ask the same things again and again: answers are remembered per catalog (a reload
     // starts afresh), keyed by the query as sent, since a no-match answer quotes it. Bounded.
-    return answersFor(catalog).get(`${threshold ?? ''}\u0000${query}`, () => {
+    const { result, asked } = answersFor(catalog).get(`${threshold ?? ''}\u0000${query}`, () => {
       const found = findSources(catalog, query, threshold);
-      return deepFreeze(found.kind === 'answer' ? answer(found.text, found.data) : failure(found.text, found.data));
+      return { result: deepFreeze(found.kind === 'answer' ? answer(found.text, found.data) : failure(found.text, found.data)), asked: found.asked };
     });
+    // Per request, remembered or not: demand counts requests, not distinct answers.
+    context?.asked?.(asked);
+    return result;
   },
 };
 
 export const MAX_REMEMBERED_ANSWERS = 2000;
-const answers = new WeakMap<Catalog, BoundedMemo<string, ToolResult>>();
+/** An answer as remembered: the result, and what its query amounted to for the demand signal. */
+export interface RememberedAnswer {
+  readonly result: ToolResult;
+  readonly asked: Asked;
+}
+
+const answers = new WeakMap<Catalog, BoundedMemo<string, RememberedAnswer>>();
 
 /** The answers remembered for one catalog; a reload brings a new catalog and starts afresh. */
-export function answersFor(catalog: Catalog): BoundedMemo<string, ToolResult> {
+export function answersFor(catalog: Catalog): BoundedMemo<string, RememberedAnswer> {
   let memo = answers.get(catalog);
   if (memo === undefined) {
     memo = new BoundedMemo(MAX_REMEMBERED_ANSWERS);

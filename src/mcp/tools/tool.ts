@@ -1,4 +1,5 @@
 import type { Catalog } from '../../catalog.js';
+import type { Asked } from '../../demand/asked.js';
 import type { FederationView } from '../../federation/federation.js';
 import { deepFreeze } from '../../util/deep-freeze.js';
 
@@ -37,6 +38,8 @@ export interface ToolDefinition {
 /** What a tool may read besides the catalog: the endorsed peers as they are now. */
 export interface ToolContext {
   readonly federation: FederationView;
+  /** Told what a query amounted to (the demand signal), once per call that asked for sources. */
+  readonly asked?: ((asked: Asked) => void) | undefined;
 }
 
 export interface Tool {

@@ -9,7 +9,7 @@ import { getProvenance } from './get-provenance.js';
 import { getSources } from './get-sources.js';
 import { listCategories } from './list-categories.js';
 import { NO_FEDERATION, type FederationView } from '../../federation/federation.js';
-import type { Catalog, Tool, ToolResult } from './tool.js';
+import type { Catalog, Tool, ToolContext, ToolResult } from './tool.js';
 
 /** Fixed order: tools/list is the same on every call. */
 const TOOLS: readonly Tool[] = [getSources, getFederatedSources, listCategories, getProvenance, getEndorsements, getHistory];
@@ -71,6 +71,7 @@ export function callTool(
   catalog: Catalog,
   onResult?: (tool: string, result: ToolResult) => void,
   federation: FederationView = NO_FEDERATION,
+  asked?: ToolContext['asked'],
 ): ToolResult {
   const name = params?.name;
   if (typeof name !== 'string') {
@@ -85,7 +86,7 @@ export function callTool(
   if (args === null || typeof args !== 'object' || Array.isArray(args) || !entry.validate(args)) {
     throw new ProtocolError(ErrorCode.InvalidParams, 'Invalid params');
   }
-  const result = entry.tool.run(args as Record<string, unknown>, catalog, { federation });
+  const result = entry.tool.run(args as Record<string, unknown>, catalog, { federation, asked });
   onResult?.(name, result);
   return result;
 }

@@ -1,0 +1,108 @@
+import type { Matcher, MatchOutcome, PreparedQuery } from '../matcher/matcher.js';
+
+/**
+ * What one query amounts to for the demand signal (issue 25): its outcome, and the words a curator
+ * may learn from, never the query as typed. Computed once per distinct query (get_sources remembers
+ * it beside the answer), recorded once per request with the client's bucket (see client-bucket.ts).
+ */
+
+/** Every outcome a query can have, as the report counts them. */
+export const OUTCOMES = [
+  'answered',
+  'peer-answered',
+  'below-threshold',
+  'too-close',
+  'too-vague',
+  'out-of-scope',
+  'no-words',
+  'too-long',
+] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
+/**
+ * The kinds of item counted, and shown only once enough distinct clients asked them: a word, a
+ * phrase (two or three words in a row) or the whole normalised query of a declined query; a word
+ * the closest category does not know and the query itself, for a near-miss; a scope entry that
+ * turned a query away.
+ */
+export const ITEM_KINDS = ['term', 'phrase', 'query', 'near-word', 'near-query', 'scope'] as const;
+export type ItemKind = (typeof ITEM_KINDS)[number];
+
+/** The counts anyone may see: how often each outcome happened and each category answered or came close. */
+export const TOTAL_KINDS = ['outcome', 'answered', 'near', 'scope'] as const;
+export type TotalKind = (typeof TOTAL_KINDS)[number];
+
+/** Parts of an item or total key: a separator no normalised word or slug holds. */
+export const SEP = '\u001f';
+
+export interface Asked {
+  readonly outcome: Outcome;
+  /** Plain counters, keyed `kind SEP value`: the outcome and the category concerned. */
+  readonly totals: readonly string[];
+  /** Keyed `kind SEP ...parts`: counted per client bucket and shown only at k distinct clients. */
+  readonly items: readonly string[];
+}
+
+/**
+ * The first words of a query are its topic (a long request names it early, and the matcher reads
+ * at most 32): eight bound what one request adds, so that no query costs many times another.
+ */
+export const MAX_WORDS_RECORDED = 8;
+
+const key = (...parts: string[]) => parts.join(SEP);
+
+/** The outcome of a query that never reached a registry's categories (no words, too long). */
+function outcomeOf(outcome: MatchOutcome): Outcome {
+  if (outcome.kind === 'match') return 'answered';
+  switch (outcome.reason) {
+    case 'empty-query':
+      return 'no-words';
+    case 'below-threshold':
+      return outcome.outOfScope === undefined ? 'below-threshold' : 'out-of-scope';
+    default:
+      return outcome.reason;
+  }
+}
+
+/** Runs of two and three words in a row. */
+function phrases(words: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i + 1 < words.length; i++) {
+    out.push(`${words[i]} ${words[i + 1]}`);
+    if (i + 2 < words.length) out.push(`${words[i]} ${words[i + 1]} ${words[i + 2]}`);
+  }
+  return out;
+}
+
+/**
+ * What `outcome` of this registry's `matcher` for the `prepared` query amounts to. `peerAnswered`:
+ * an endorsed curator's registry answered what this one did not (get_federated_sources).
+ */
+export function askedOf(matcher: Matcher, prepared: PreparedQuery, outcome: MatchOutcome, peerAnswered = false): Asked {
+  const local = outcomeOf(outcome);
+  const result = peerAnswered && local !== 'answered' ? 'peer-answered' : local;
+  const totals = [key('outcome', result)];
+  if (outcome.kind === 'match') return { outcome: result, totals: [...totals, key('answered', outcome.slug)], items: [] };
+  if (result === 'peer-answered' || result === 'no-words' || result === 'too-long') return { outcome: result, totals, items: [] };
+  // Normalised content words only (folded, lower case, function words left out): never the text as typed.
+  const words = [...new Set(prepared.words.slice(0, MAX_WORDS_RECORDED))];
+  const items: string[] = [];
+  if (outcome.reason === 'below-threshold' && outcome.outOfScope !== undefined) {
+    const { slug, entries } = outcome.outOfScope;
+    totals.push(key('scope', slug));
+    for (const entry of entries) items.push(key('scope', slug, entry));
+    return { outcome: result, totals, items };
+  }
+  // Declined for want of a category: what nobody here covers.
+  for (const w of words) items.push(key('term', w));
+  for (const p of phrases(prepared.words.slice(0, MAX_WORDS_RECORDED))) items.push(key('phrase', p));
+  if (words.length > 1) items.push(key('query', prepared.words.slice(0, MAX_WORDS_RECORDED).join(' ')));
+  // Close to one category but below it: the words that category does not know.
+  const closest = outcome.reason === 'too-vague' ? null : outcome.closest;
+  if (closest !== null) {
+    totals.push(key('near', closest.slug));
+    for (const w of matcher.unknownWords(prepared, closest.slug).slice(0, MAX_WORDS_RECORDED)) items.push(key('near-word', closest.slug, w));
+    items.push(key('near-query', closest.slug, prepared.words.slice(0, MAX_WORDS_RECORDED).join(' ')));
+  }
+  return { outcome: result, totals, items: [...new Set(items)] };
+}

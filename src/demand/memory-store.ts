@@ -1,0 +1,88 @@
+import type { Asked } from './asked.js';
+import { DailySalt, dayOf } from './client-bucket.js';
+import { clientsSeen, see, SpaceSaving } from './space-saving.js';
+import type { DemandLimits, DemandStore, ShownItem, Snapshot } from './store.js';
+
+interface Day {
+  readonly totals: Map<string, number>;
+  readonly items: SpaceSaving;
+}
+
+/** Demand counts in this process's memory: lost at restart, bounded by the window and the per-day capacity. */
+export class MemoryDemandStore implements DemandStore {
+  readonly kind = 'memory';
+  readonly #days = new Map<number, Day>();
+  readonly #salt = new DailySalt();
+  readonly #limits: DemandLimits;
+  readonly #now: () => number;
+
+  constructor(limits: DemandLimits) {
+    this.#limits = limits;
+    this.#now = limits.now ?? Date.now;
+  }
+
+  record(asked: Asked, client: string): void {
+    const today = dayOf(this.#now());
+    const day = this.#day(today);
+    for (const t of asked.totals) day.totals.set(t, (day.totals.get(t) ?? 0) + 1);
+    if (asked.items.length === 0) return;
+    const bucket = this.#salt.bucket(today, client);
+    const k = this.#limits.minClients;
+    for (const key of asked.items) {
+      const counted = day.items.add(key);
+      see(counted, bucket);
+      if (!counted.shown && clientsSeen(counted) >= k) counted.shown = true;
+    }
+  }
+
+  async snapshot(): Promise<Snapshot> {
+    const toDay = dayOf(this.#now());
+    this.#expire(toDay);
+    const totals: Record<string, number> = {};
+    const shown = new Set<string>();
+    for (const day of this.#days.values()) {
+      for (const [key, n] of day.totals) totals[key] = (totals[key] ?? 0) + n;
+      for (const c of day.items.entries()) if (c.shown) shown.add(c.key);
+    }
+    const items: ShownItem[] = [...shown].map((key) => {
+      let asks = 0;
+      let clients = 0;
+      for (const day of this.#days.values()) {
+        const c = day.items.get(key);
+        if (c === undefined) continue;
+        asks += c.count - c.error;
+        clients += clientsSeen(c);
+      }
+      return { key, asks, clients };
+    });
+    return { fromDay: toDay - this.#limits.windowDays + 1, toDay, totals, items };
+  }
+
+  /** Everything this store holds, as plain data: what a privacy test reads (no address, session id or query as typed may be in it). */
+  stored(): { day: number; totals: [string, number][]; items: { key: string; count: number; error: number; low: number; high: number }[] }[] {
+    return [...this.#days].map(([day, { totals, items }]) => ({
+      day,
+      totals: [...totals],
+      items: [...items.entries()].map(({ key, count, error, low, high }) => ({ key, count, error, low, high })),
+    }));
+  }
+
+  async close(): Promise<void> {
+    this.#days.clear();
+  }
+
+  #day(today: number): Day {
+    let day = this.#days.get(today);
+    if (day === undefined) {
+      this.#expire(today);
+      day = { totals: new Map(), items: new SpaceSaving(this.#limits.itemsPerDay) };
+      this.#days.set(today, day);
+    }
+    return day;
+  }
+
+  /** Drops the days that left the window: after DEMAND_WINDOW_DAYS, nothing of them is left. */
+  #expire(today: number): void {
+    for (const d of this.#days.keys()) if (d <= today - this.#limits.windowDays || d > today) this.#days.delete(d);
+  }
+}

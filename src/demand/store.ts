@@ -1,0 +1,51 @@
+import type { Asked } from './asked.js';
+
+/**
+ * Where demand counts live: in memory (lost at restart) or in Redis (shared by replicas, kept
+ * across restarts). Both keep per day, for the days of the window, plain totals and the heavy
+ * hitters among items, each item with the client buckets it was seen in; both show an item only
+ * once it was seen in at least k buckets on one day (so by at least k distinct clients).
+ */
+export interface DemandStore {
+  readonly kind: 'memory' | 'redis';
+  /** Counts one request. Never waits and never throws: recording must not cost a request anything it can feel. */
+  record(asked: Asked, client: string): void;
+  /** What may be shown: totals, and the items k distinct clients asked on one day of the window. */
+  snapshot(): Promise<Snapshot>;
+  close(): Promise<void>;
+}
+
+export interface DemandLimits {
+  /** k: distinct clients an item needs on one day before it is shown anywhere. */
+  readonly minClients: number;
+  /** Days kept, today included; older days are dropped whole. */
+  readonly windowDays: number;
+  /** Items kept per day (Space-Saving capacity): what bounds memory. */
+  readonly itemsPerDay: number;
+  /** The clock, for tests of the window and the salt's rotation. */
+  readonly now?: () => number;
+}
+
+/** Items kept per day by default: about 1 MB a day in memory, at most the window's days of it. */
+export const ITEMS_PER_DAY = 5_000;
+
+export interface ShownItem {
+  /** `kind SEP ...parts` (see asked.ts). */
+  readonly key: string;
+  /** Times asked within the window, at least (Space-Saving's lower bound, added over the days). */
+  readonly asks: number;
+  /**
+   * Distinct clients, added over the days (a client asking on two days counts on each: the salt
+   * changes daily, so they cannot be told apart), at least: two clients in one bucket count once.
+   */
+  readonly clients: number;
+}
+
+export interface Snapshot {
+  /** First and last day of the window (days since 1970-01-01, UTC). */
+  readonly fromDay: number;
+  readonly toDay: number;
+  /** Plain counters over the window, keyed `kind SEP value` (see asked.ts). */
+  readonly totals: Readonly<Record<string, number>>;
+  readonly items: readonly ShownItem[];
+}

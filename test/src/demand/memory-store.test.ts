@@ -1,0 +1,84 @@
+import t from 'tap';
+import { askedOf, SEP, type Asked } from '../../../src/demand/asked.js';
+import { DAY_MS } from '../../../src/demand/client-bucket.js';
+import { MemoryDemandStore } from '../../../src/demand/memory-store.js';
+import { buildMatcher, prepareQuery } from '../../../src/matcher/matcher.js';
+import { loadRegistry } from '../../../src/registry/load.js';
+import { SHIPPED_REGISTRY } from '../../helpers/build.js';
+
+const matcher = buildMatcher(await loadRegistry(SHIPPED_REGISTRY));
+const asked = (query: string): Asked => askedOf(matcher, prepareQuery(query), matcher.match(query));
+const clients = (n: number, net = 1) => Array.from({ length: n }, (_, i) => `10.${net}.${i >> 8}.${i & 255}`);
+const texts = (items: readonly { key: string }[]) => items.map((i) => i.key.split(SEP).join(' | '));
+
+function store(now: () => number, k = 5, windowDays = 30) {
+  return new MemoryDemandStore({ minClients: k, windowDays, itemsPerDay: 1000, now });
+}
+
+t.test('what a query amounts to: the outcome and normalised words, never the query as typed', async (t) => {
+  t.same(asked('Learn Rust programming!'), { outcome: 'answered', totals: [`outcome${SEP}answered`, `answered${SEP}rust-learning`], items: [] }, 'an answer: totals only');
+  t.same(asked('the').items, [], 'no words: nothing but its total');
+  t.equal(asked('the').outcome, 'no-words');
+  const declined = asked('Sourdough BREAD starter?');
+  t.equal(declined.outcome, 'below-threshold');
+  t.same(texts(declined.items.map((key) => ({ key }))), ['term | sourdough', 'term | bread', 'term | starter', 'phrase | sourdough bread', 'phrase | sourdough bread starter', 'phrase | bread starter', 'query | sourdough bread starter']);
+  const near = asked('password for my wifi router at the cafe');
+  t.ok(near.totals.includes(`near${SEP}password-management`), 'closest category counted');
+  t.ok(near.items.includes(`near-word${SEP}password-management${SEP}wifi`), 'with the words it does not know');
+  t.notOk(near.items.includes(`near-word${SEP}password-management${SEP}password`), 'not the words it knows');
+  const scope = asked('bitcoin price today');
+  t.equal(scope.outcome, 'out-of-scope');
+  t.same(scope.items, [`scope${SEP}bitcoin-node-setup${SEP}price`], 'the entry that turned it away, nothing of the query');
+  const long = asked(Array.from({ length: 40 }, (_, i) => `word${i}x`).join(' '));
+  t.ok(long.items.length <= 8 + 13 + 1, `a long query adds a bounded number of items (${long.items.length})`);
+});
+
+t.test('k-anonymity: shown at k distinct clients on one day, never at k - 1, however often they ask', async (t) => {
+  const s = store(() => Date.UTC(2026, 10, 26, 12));
+  for (const c of clients(4)) for (let i = 0; i < 50; i++) s.record(asked('sourdough bread starter'), c);
+  let snapshot = await s.snapshot();
+  t.same(snapshot.items, [], 'four clients, 200 asks: nothing shown');
+  t.equal(snapshot.totals[`outcome${SEP}below-threshold`], 200, 'the totals count every request');
+  for (const c of clients(30, 2)) s.record(asked('sourdough bread starter'), c);
+  snapshot = await s.snapshot();
+  const query = snapshot.items.find((i) => i.key === `query${SEP}sourdough bread starter`);
+  t.ok(query !== undefined, 'shown once many clients asked');
+  t.equal(query!.asks, 230);
+  t.ok(query!.clients >= 5 && query!.clients <= 34, `clients counted without being kept: ${query!.clients} of 34 (buckets may coincide, never overcount)`);
+});
+
+t.test('one client asking every day is never shown: distinct clients are counted within a day', async (t) => {
+  let now = Date.UTC(2026, 10, 1, 12);
+  const s = store(() => now);
+  for (let day = 0; day < 10; day++) {
+    s.record(asked('sourdough bread starter'), '10.0.0.1');
+    now += DAY_MS;
+  }
+  const snapshot = await s.snapshot();
+  t.same(snapshot.items, []);
+  t.equal(snapshot.totals[`outcome${SEP}below-threshold`], 10);
+});
+
+t.test('after the window, counts are gone', async (t) => {
+  let now = Date.UTC(2026, 10, 1, 12);
+  const s = store(() => now, 5, 3);
+  for (const c of clients(10)) s.record(asked('sourdough bread starter'), c);
+  t.ok((await s.snapshot()).items.length > 0);
+  now += 2 * DAY_MS;
+  t.ok((await s.snapshot()).items.length > 0, 'still inside a 3-day window two days later');
+  now += DAY_MS;
+  const after = await s.snapshot();
+  t.same(after.items, [], 'three days later: gone');
+  t.same(after.totals, {}, 'totals too');
+  t.same(s.stored(), [], 'nothing of that day is held at all');
+});
+
+t.test('nothing stored holds an address, a session id or the query as typed', async (t) => {
+  const s = store(() => Date.UTC(2026, 10, 26, 12));
+  const addresses = [...clients(20), '2001:db8::77', '192.0.2.55'];
+  for (const c of addresses) s.record(asked('Where can I find SOURDOUGH bread starter recipes?'), c);
+  const stored = JSON.stringify(s.stored());
+  for (const a of addresses) t.notOk(stored.includes(a), `no ${a}`);
+  t.notMatch(stored, /SOURDOUGH|Where can I find|\?/, 'no query as typed');
+  t.notMatch(stored, /10\.1\.|2001|192\.0/, 'not even part of an address');
+});
