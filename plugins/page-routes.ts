@@ -62,7 +62,8 @@ export const pageRoutes: FastifyPluginAsync<PageRoutesOptions> = async (app, { c
     // ?q=a&q=b comes as a list: the form sends one, and the first is the one answered.
     const query = Array.isArray(q) ? q[0] : q;
     const current = catalog();
-    const uncovered = demand?.public === true ? await demand.signal.publicTopics(categoryNames(current)) : undefined;
+    // The public list is for the front page only: a search result page is about its result.
+    const uncovered = demand?.public === true && query === undefined ? await demand.signal.publicTopics(categoryNames(current)) : undefined;
     const settings = demand === undefined ? undefined : { recording: demand.signal.recording, minClients: demand.minClients, windowDays: demand.windowDays, uncovered };
     const view = homeView(current, { baseUrl: baseUrl(request), query, federation, demand: settings });
     if (view.search !== undefined && view.search.kind !== 'invalid') demand?.signal.record(view.search.asked, request.ip);

@@ -51,7 +51,9 @@ export interface ScopeRefusal extends Counted {
 /** How much of each list is shown: enough to act on, never the whole stream. */
 export const SHOWN = { groups: 20, related: 8, words: 10, queries: 5 } as const;
 
-const byDemand = (a: Counted, b: Counted) => b.clients - a.clients || b.asks - a.asks || a.text.localeCompare(b.text);
+/** Words of a text, counted up to three: among equally asked items a phrase says more than a word, and a long query no more than a phrase. */
+const span = (c: Counted) => Math.min(3, c.text.split(' ').length);
+const byDemand = (a: Counted, b: Counted) => b.clients - a.clients || b.asks - a.asks || span(b) - span(a) || a.text.localeCompare(b.text);
 
 export interface ReportContext {
   readonly recording: boolean;
@@ -112,22 +114,41 @@ export function buildReport(snapshot: Snapshot, context: ReportContext): DemandR
 }
 
 /**
- * Topics grouped where they share words, most asked first: each item joins the first group that
- * shares a word with it ("sourdough", "sourdough starter" and "bread sourdough starter" make one
- * topic), so that one topic is not spread over many lines.
+ * Topics grouped where they share words, most asked first: words asked together (a phrase, a
+ * query) and the items that hold them make one topic ("sourdough", "sourdough starter", "starter
+ * smells acetone"), so that one topic is not spread over many lines. The group is named by its
+ * most asked item.
  */
 export function groupTopics(items: readonly Counted[]): TopicGroup[] {
-  const groups: { head: Counted; words: Set<string>; related: Counted[] }[] = [];
-  for (const item of [...items].sort(byDemand)) {
-    const words = item.text.split(' ');
-    const group = groups.find((g) => words.some((w) => g.words.has(w)));
-    if (group === undefined) groups.push({ head: item, words: new Set(words), related: [] });
-    else {
-      group.related.push(item);
-      for (const w of words) group.words.add(w);
+  // Union-find over words: every item joins its words into one set.
+  const parent = new Map<string, string>();
+  const find = (w: string): string => {
+    let root = w;
+    while (parent.get(root) !== root) root = parent.get(root)!;
+    // Path compression: the next find of these words is one step.
+    for (let x = w; x !== root; ) {
+      const up = parent.get(x)!;
+      parent.set(x, root);
+      x = up;
     }
+    return root;
+  };
+  for (const item of items) {
+    const words = item.text.split(' ');
+    for (const w of words) if (!parent.has(w)) parent.set(w, w);
+    for (const w of words.slice(1)) parent.set(find(w), find(words[0]!));
   }
-  return groups.slice(0, SHOWN.groups).map((g) => ({ ...g.head, related: g.related.slice(0, SHOWN.related) }));
+  const groups = new Map<string, Counted[]>();
+  for (const item of [...items].sort(byDemand)) {
+    const root = find(item.text.split(' ')[0]!);
+    if (!groups.has(root)) groups.set(root, []);
+    groups.get(root)!.push(item);
+  }
+  // Groups in the order of their heads (items were sorted, so each group's first is its most asked).
+  return [...groups.values()]
+    .sort((a, b) => byDemand(a[0]!, b[0]!))
+    .slice(0, SHOWN.groups)
+    .map(([head, ...related]) => ({ ...head!, related: related.slice(0, SHOWN.related) }));
 }
 
 /** The report as the CLI prints it. */
