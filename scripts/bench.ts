@@ -277,3 +277,7 @@ const sdkBefore = rssMb(sdkRun.child);
 const sdkFlood = await measure(sdkRun, 'init', { amount: sdkAmount });
 console.log(`sdk after ${sdkAmount} initialize requests: RSS ${sdkFlood.rss.toFixed(0)} MB (${sdkBefore.toFixed(0)} MB before): about ${(((sdkFlood.rss - sdkBefore) * 1024) / sdkAmount).toFixed(0)} KB per session, never released`);
 await stop(sdkRun);
+
+// The demand signal's own cost, measured directly: at HTTP level its microseconds drown in noise.
+const { benchDemand } = await import('./bench/demand.js');
+await benchDemand();

@@ -75,9 +75,9 @@ export const VARIABLES = {
   REDIS_URL: {
     rule: { type: 'string' },
     secret: true,
-    shownDefault: 'none (sessions in memory)',
+    shownDefault: 'none (sessions and demand counts in memory)',
     meaning:
-      '`redis://` or `rediss://` URL of a Redis shared by every replica for 2025-era sessions (may hold a password: never logged)',
+      '`redis://` or `rediss://` URL of a Redis shared by every replica for 2025-era sessions and the demand counts (may hold a password: never logged)',
   },
   RATE_LIMIT_MAX: { rule: integer(0, 1_000_000), default: 600, meaning: 'requests per client per window on `/mcp`; `0` turns rate limiting off' },
   RATE_LIMIT_WINDOW_MS: { rule: integer(1000, 86_400_000), default: 60_000, meaning: 'the rate-limit window, at least 1000 ms' },

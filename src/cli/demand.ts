@@ -47,7 +47,11 @@ export async function demand(args: readonly string[], io: CliIo): Promise<number
     io.err(`${url.href} answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
     return 1;
   }
-  const report = (await res.json()) as DemandReport;
+  const report = (await res.json().catch(() => undefined)) as DemandReport | undefined;
+  if (typeof report?.totals?.requests !== 'number') {
+    io.err(`${url.href} answered something other than a demand report: is it a Three Good Sources server's /demand?`);
+    return 1;
+  }
   if (json) io.out(JSON.stringify(report, null, 2));
   else io.out(formatReport(report).trimEnd());
   return 0;

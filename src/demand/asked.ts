@@ -96,7 +96,8 @@ export function askedOf(matcher: Matcher, prepared: PreparedQuery, outcome: Matc
   // Declined for want of a category: what nobody here covers.
   for (const w of words) items.push(key('term', w));
   for (const p of phrases(prepared.words.slice(0, MAX_WORDS_RECORDED))) items.push(key('phrase', p));
-  if (words.length > 1) items.push(key('query', prepared.words.slice(0, MAX_WORDS_RECORDED).join(' ')));
+  // A query of two or three words is already one of its phrases.
+  if (prepared.words.length > 3) items.push(key('query', prepared.words.slice(0, MAX_WORDS_RECORDED).join(' ')));
   // Close to one category but below it: the words that category does not know.
   const closest = outcome.reason === 'too-vague' ? null : outcome.closest;
   if (closest !== null) {

@@ -124,7 +124,8 @@ t.test('two replicas on one Redis count together and report the same; a restart 
   const [ra, rb] = [await report(baseA), await report(baseB)];
   t.same(ra.totals, rb.totals, 'the same totals from either replica');
   t.same(ra.uncovered, rb.uncovered, 'the same topics');
-  const sourdough = (ra.uncovered as { text: string; clients: number; asks: number; related: { text: string; clients: number }[] }[]).flatMap((g) => [g, ...g.related]).find((x) => x.text === 'sourdough bread starter');
+  type Shown = { text: string; clients: number; asks: number };
+  const sourdough = (ra.uncovered as (Shown & { related: Shown[] })[]).flatMap((g): Shown[] => [g, ...g.related]).find((x) => x.text === 'sourdough bread starter');
   t.ok(sourdough !== undefined, 'the query is shown');
   t.equal(sourdough!.asks, 20, 'asked twenty times across the two');
   t.ok(sourdough!.clients <= 10, `by at most ten clients, not twenty: a client is the same bucket on both replicas (${sourdough!.clients})`);

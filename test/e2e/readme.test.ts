@@ -156,3 +156,17 @@ t.test('README: the server card example works as written (issue 24, item 17)', a
   const card = JSON.parse(stdout);
   t.match(card, { name: 'io.github.three-good-sources/three-good-sources', remotes: [{ type: 'streamable-http', url: /^http:\/\/127\.0\.0\.1:\d+\/mcp$/ }] });
 });
+
+t.test('README: the demand report example works as written (issue 25)', async (t) => {
+  const token = 'readme-demand-token-0123456789';
+  const app = await build(t, { demandToken: token });
+  const address = await app.listen({ host: '127.0.0.1', port: 0 });
+  const script = block('three-good-sources demand').replaceAll('http://127.0.0.1:3000', address).replace('the-DEMAND_TOKEN-of-the-server', token);
+  // In the project folder, where npx finds our command (as a curator who ran npm install there).
+  const cwd = ROOT;
+  t.teardown(() => rm(join(ROOT, 'demand.token'), { force: true }));
+  const { stdout } = await run('sh', ['-e', '-c', script], { cwd, env: { ...process.env, PATH: `${join(ROOT, 'node_modules/.bin')}:${process.env.PATH}` }, timeout: 60_000 });
+  t.match(stdout, /^Demand from \d{4}-\d\d-\d\d to \d{4}-\d\d-\d\d \(the last 30 days; counts kept in memory\)\./);
+  t.match(stdout, /No requests were recorded in this window\./);
+  t.equal((await readFile(join(cwd, 'demand.token'), 'utf8')).trim(), token, 'the token went into the file, not the command line');
+});

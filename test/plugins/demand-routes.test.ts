@@ -76,3 +76,39 @@ t.test('DEMAND_SIGNAL=off records nothing and says so', async (t) => {
   const page = await app.inject({ method: 'GET', url: '/' });
   t.match(page.body, /keeps nothing of what it is asked/);
 });
+
+t.test('page searches and get_federated_sources are counted as get_sources calls are', async (t) => {
+  const app = await build(t, { demandToken: TOKEN });
+  for (const c of clients(12, 30)) await app.inject({ method: 'GET', url: '/?q=sourdough+bread+starter', remoteAddress: c });
+  for (const c of clients(12, 31)) {
+    await rpc(
+      app,
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_federated_sources', arguments: { query: 'kombucha scoby care' }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'tap', version: '1' } } } },
+      { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'get_federated_sources' },
+      { remoteAddress: c },
+    );
+  }
+  await app.inject({ method: 'GET', url: '/?q=learn+rust+programming', remoteAddress: '10.32.0.1' });
+  // The front page itself is no search: not counted.
+  await app.inject({ method: 'GET', url: '/', remoteAddress: '10.32.0.2' });
+  const report = (await app.inject({ method: 'GET', url: '/demand', headers: auth })).json();
+  t.equal(report.totals.requests, 25);
+  t.equal(report.totals.answeredByCategory['rust-learning'], 1);
+  const topics = JSON.stringify(report.uncovered);
+  t.match(topics, /sourdough/, 'the page searches');
+  t.match(topics, /kombucha/, 'the federated calls');
+});
+
+t.test('the page: one sentence on what is kept, and with DEMAND_PUBLIC the topics nobody covers', async (t) => {
+  const quiet = await build(t);
+  const plain = (await quiet.inject({ method: 'GET', url: '/' })).body;
+  t.match(plain, /This server counts what is asked, never who: .* once 5 different clients have asked the same thing on one day, and deleted after 30 days; it keeps no addresses, session ids or queries as typed\./);
+  t.notMatch(plain, /Asked for, covered by nobody here/, 'no public list unless asked for');
+  const open = await build(t, { demandPublic: true, demandMinClients: 3, demandWindowDays: 7 });
+  t.match((await open.inject({ method: 'GET', url: '/' })).body, /No uncovered topic has been asked by enough different clients yet\./, 'an empty list says so');
+  const fresh = await build(t, { demandPublic: true, demandMinClients: 3, demandWindowDays: 7 });
+  for (const c of clients(8, 40)) await fresh.inject({ method: 'GET', url: '/?q=sourdough+bread+starter', remoteAddress: c });
+  const page = (await fresh.inject({ method: 'GET', url: '/' })).body;
+  t.match(page, /once 3 different clients .* deleted after 7 days/, 'the sentence follows the settings');
+  t.match(page, /<ul class="wanted">\s*<li>sourdough bread starter<\/li>/, 'the most requested topic, named by its words');
+});

@@ -65,7 +65,13 @@ t.test('every variable is read', async (t) => {
     redisUrl: undefined, rateLimitMax: 600, rateLimitWindowMs: 60_000, maxEventLoopDelayMs: 1000, maxHeapUsedBytes: 0, trustProxy: [],
     shutdownGraceMs: 10_000, connectionTimeoutMs: 30_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 72_000, pidFile: '/run/3gs.pid',
     curatorPubkey: undefined, federationRefreshMs: 300_000, federationCacheDir: undefined, federationAllowLoopbackHttp: false,
+    demandSignal: true, demandMinClients: 5, demandWindowDays: 30, demandToken: undefined, demandPublic: false,
   });
+  const demand = loadConfig({ DEMAND_SIGNAL: 'off', DEMAND_MIN_CLIENTS: '10', DEMAND_WINDOW_DAYS: '7', DEMAND_TOKEN: 'a-token-of-20-chars!', DEMAND_PUBLIC: 'true' });
+  t.same([demand.demandSignal, demand.demandMinClients, demand.demandWindowDays, demand.demandToken, demand.demandPublic], [false, 10, 7, 'a-token-of-20-chars!', true]);
+  t.throws(() => loadConfig({ DEMAND_MIN_CLIENTS: '1' }), { message: /DEMAND_MIN_CLIENTS must be >= 2/ }, 'k of 1 would show what one client asked');
+  t.throws(() => loadConfig({ DEMAND_TOKEN: 'short-secret' }), { message: /^invalid configuration: DEMAND_TOKEN must NOT have fewer than 16 characters$/ }, 'a short token is refused without repeating it');
+  t.throws(() => loadConfig({ DEMAND_SIGNAL: 'no' }), { message: /DEMAND_SIGNAL must be one of on, off/ });
   const peers = loadConfig({ FEDERATION_REFRESH_SECONDS: '30', FEDERATION_CACHE_DIR: '/var/cache/3gs', FEDERATION_ALLOW_LOOPBACK_HTTP: 'true' });
   t.same([peers.federationRefreshMs, peers.federationCacheDir, peers.federationAllowLoopbackHttp], [30_000, '/var/cache/3gs', true]);
   t.throws(() => loadConfig({ FEDERATION_ALLOW_LOOPBACK_HTTP: 'yes' }), { message: /FEDERATION_ALLOW_LOOPBACK_HTTP must be one of true, false/ });

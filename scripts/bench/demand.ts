@@ -1,0 +1,87 @@
+/**
+ * The demand signal's cost (issue 25): what recording adds to a request, and the memory it holds
+ * after a million distinct queries. Run by `npm run bench` after the HTTP benchmarks, or alone
+ * with `npm run bench:demand`.
+ *
+ *   DEMAND_BENCH_QUERIES (default 1000000)   distinct declined queries for the memory reading
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { askedOf, type Asked } from '../../src/demand/asked.js';
+import { MemoryDemandStore } from '../../src/demand/memory-store.js';
+import { ITEMS_PER_DAY } from '../../src/demand/store.js';
+import { buildMatcher, prepareQuery, type Matcher } from '../../src/matcher/matcher.js';
+import { projectRoot } from '../../src/project.js';
+import { loadRegistry } from '../../src/registry/load.js';
+
+const root = projectRoot();
+const gc = (globalThis as { gc?: () => void }).gc;
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
+
+const limits = { minClients: 5, windowDays: 30, itemsPerDay: ITEMS_PER_DAY };
+
+export async function benchDemand(): Promise<void> {
+  const matcher = buildMatcher(await loadRegistry(join(root, 'registry.json')));
+  cost(matcher);
+  memory(matcher);
+}
+
+function cost(matcher: Matcher): void {
+  // Cost: the labelled queries as agents ask them (answers and declines, as the matcher decides),
+  // from 10,000 clients; timed in batches of 1,000 records, the median batch divided by 1,000.
+  const labelled = JSON.parse(readFileSync(join(root, 'test/fixtures/queries.json'), 'utf8')).queries as { query: string }[];
+  const asked: Asked[] = labelled.map(({ query }) => {
+    const prepared = prepareQuery(query);
+    return askedOf(matcher, prepared, matcher.match(query, undefined, prepared));
+  });
+  const clients = Array.from({ length: 10_000 }, (_, i) => `10.${i >> 16}.${(i >> 8) & 255}.${i & 255}`);
+  const store = new MemoryDemandStore(limits);
+  const perRecord: number[] = [];
+  const BATCH = 1000;
+  for (let b = 0; b < 1000; b++) {
+    const start = process.hrtime.bigint();
+    for (let i = 0; i < BATCH; i++) {
+      const n = b * BATCH + i;
+      store.record(asked[n % asked.length]!, clients[(n * 7919) % clients.length]!);
+    }
+    perRecord.push(Number(process.hrtime.bigint() - start) / BATCH / 1000);
+  }
+  const declined = asked.filter((a) => a.items.length > 0);
+  const declinedTimes: number[] = [];
+  for (let b = 0; b < 300; b++) {
+    const start = process.hrtime.bigint();
+    for (let i = 0; i < BATCH; i++) store.record(declined[(b * BATCH + i) % declined.length]!, clients[(b * BATCH + i * 31) % clients.length]!);
+    declinedTimes.push(Number(process.hrtime.bigint() - start) / BATCH / 1000);
+  }
+  console.log(`\n== demand signal: recording cost (${labelled.length} labelled queries, ${declined.length} of them declined, 10,000 clients, 1,000,000 records)`);
+  console.log(`all requests:      median ${median(perRecord).toFixed(2)} µs per record, p99 batch ${percentile(perRecord, 0.99).toFixed(2)} µs`);
+  console.log(`declined requests: median ${median(declinedTimes).toFixed(2)} µs per record, p99 batch ${percentile(declinedTimes, 0.99).toFixed(2)} µs (each adds up to ${Math.max(...declined.map((a) => a.items.length))} items)`);
+
+}
+
+/** In a function of its own, so that nothing of the cost phase is alive when the heap is read. */
+function memory(matcher: Matcher): void {
+  // Memory: a million distinct declined queries (three new words each), from a million clients.
+  const total = Number(process.env.DEMAND_BENCH_QUERIES ?? 1_000_000);
+  const outcome = { kind: 'no-match', reason: 'below-threshold', closest: null, threshold: 0.45, candidates: [] } as const;
+  const big = new MemoryDemandStore(limits);
+  const started = Date.now();
+  for (let i = 0; i < total; i++) {
+    const q = `alpha${i} beta${i} gamma${i}`;
+    big.record(askedOf(matcher, prepareQuery(q), outcome), `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`);
+  }
+  const seconds = (Date.now() - started) / 1000;
+  // What the store holds: the heap with it full, less the heap once it is emptied (the matcher's
+  // bounded caches, filled by the same queries, stay in both readings).
+  gc?.();
+  const full = process.memoryUsage().heapUsed;
+  const held = big.stored().reduce((n, d) => n + d.items.length, 0);
+  void big.close();
+  gc?.();
+  const empty = process.memoryUsage().heapUsed;
+  console.log(`memory: the store holds ${((full - empty) / 1024 / 1024).toFixed(1)} MB after ${total.toLocaleString('en')} distinct queries (${held} items, at most ${ITEMS_PER_DAY} a day; at most ${limits.windowDays} days of them: ${(((full - empty) * limits.windowDays) / 1024 / 1024).toFixed(0)} MB when every day of the window is full; ${seconds.toFixed(0)} s)${gc === undefined ? ' (run with --expose-gc for a settled reading)' : ''}`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await benchDemand();

@@ -1,0 +1,97 @@
+import t from 'tap';
+import { Redis } from 'ioredis';
+import { askedOf, SEP, type Asked } from '../../../src/demand/asked.js';
+import { DAY_MS } from '../../../src/demand/client-bucket.js';
+import { RedisDemandStore } from '../../../src/demand/redis-store.js';
+import { buildMatcher, prepareQuery } from '../../../src/matcher/matcher.js';
+import { loadRegistry } from '../../../src/registry/load.js';
+import { RedisUnreachable } from '../../../src/sessions/redis.js';
+import { build, SHIPPED_REGISTRY } from '../../helpers/build.js';
+import { freePort, redisSkip, startRedis } from '../../helpers/redis.js';
+
+const matcher = buildMatcher(await loadRegistry(SHIPPED_REGISTRY));
+const asked = (query: string): Asked => askedOf(matcher, prepareQuery(query), matcher.match(query));
+const clients = (n: number, net = 1) => Array.from({ length: n }, (_, i) => `10.${net}.${i >> 8}.${i & 255}`);
+
+async function store(t: { teardown(fn: () => unknown): void }, url: string, options: { now?: () => number; itemsPerDay?: number; windowDays?: number } = {}) {
+  const s = await RedisDemandStore.connect({ url, minClients: 5, windowDays: options.windowDays ?? 30, itemsPerDay: options.itemsPerDay ?? 1000, flushMs: 60_000, ...(options.now ? { now: options.now } : {}) });
+  t.teardown(() => s.close());
+  return s;
+}
+
+t.test('k in Redis: k - 1 clients leave no text at all; k clients reveal it; totals count every request', { skip: redisSkip() }, async (t) => {
+  const redis = await startRedis(t);
+  const s = await store(t, redis.url);
+  for (const c of clients(4)) for (let i = 0; i < 10; i++) s.record(asked('sourdough bread starter'), c);
+  let snapshot = await s.snapshot();
+  t.same(snapshot.items, []);
+  t.equal(snapshot.totals[`outcome${SEP}below-threshold`], 40);
+  const direct = new Redis(redis.url);
+  t.teardown(() => direct.disconnect());
+  const texts = await direct.keys('3gs:demand:d:*:text');
+  t.same(texts, [], 'no text stored below k');
+  for (const c of clients(20, 2)) s.record(asked('sourdough bread starter'), c);
+  snapshot = await s.snapshot();
+  const query = snapshot.items.find((i) => i.key === `phrase${SEP}sourdough bread starter`);
+  t.equal(query?.asks, 60);
+  t.ok(query!.clients >= 5 && query!.clients <= 24, `${query!.clients} clients, never more than the 24 who asked`);
+});
+
+t.test('bounded in Redis: at most the day\'s capacity of items, the most asked kept', { skip: redisSkip() }, async (t) => {
+  const redis = await startRedis(t);
+  const s = await store(t, redis.url, { itemsPerDay: 20 });
+  // Asked 300 times among about 2,800 items counted: more than total/capacity (140), so Space-Saving must keep it.
+  for (const c of clients(30)) for (let i = 0; i < 10; i++) s.record(asked('sourdough bread starter'), c);
+  for (let i = 0; i < 500; i++) s.record(asked(`unique${i}word other${i}thing`), `10.9.${i >> 8}.${i & 255}`);
+  const snapshot = await s.snapshot();
+  const direct = new Redis(redis.url);
+  t.teardown(() => direct.disconnect());
+  const [sorted] = await direct.keys('3gs:demand:d:*:items');
+  t.ok((await direct.zcard(sorted!)) <= 20, 'the sorted set holds at most 20 items');
+  t.ok((await direct.keys('3gs:demand:d:*:bits:*')).length <= 20, 'and at most 20 bitmaps');
+  t.ok(snapshot.items.some((i) => i.key === `phrase${SEP}sourdough bread starter`), 'the phrase 30 clients asked 300 times is kept');
+});
+
+t.test('after the window, counts are gone from Redis', { skip: redisSkip() }, async (t) => {
+  const redis = await startRedis(t);
+  let now = Date.now() - 3 * DAY_MS;
+  const s = await store(t, redis.url, { now: () => now, windowDays: 3 });
+  for (const c of clients(10)) s.record(asked('sourdough bread starter'), c);
+  await s.flush();
+  const direct = new Redis(redis.url);
+  t.teardown(() => direct.disconnect());
+  t.same((await direct.keys('3gs:demand:d:*')).length, 0, 'a day three days old in a 3-day window expired at once');
+  now = Date.now();
+  for (const c of clients(10)) s.record(asked('sourdough bread starter'), c);
+  await s.flush();
+  const ttl = await direct.ttl((await direct.keys('3gs:demand:d:*:totals'))[0]!);
+  t.ok(ttl > 2 * 86_400 && ttl <= 3 * 86_400, `today's keys expire when today leaves the window (${ttl} s)`);
+});
+
+t.test('Redis away: recording never throws, the report route answers 503, and counting resumes by itself', { skip: redisSkip(true) }, async (t) => {
+  const redis = await startRedis(t, true);
+  const app = await build(t, { redisUrl: redis.url, demandToken: 'redis-demand-token-0123456789' });
+  const auth = { authorization: 'Bearer redis-demand-token-0123456789' };
+  await redis.stop();
+  const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_sources', arguments: { query: 'sourdough bread starter' }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } };
+  const headers = { 'content-type': 'application/json', accept: 'application/json', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'get_sources' };
+  const res = await app.inject({ method: 'POST', url: '/mcp', headers, payload: JSON.stringify(call), remoteAddress: '10.0.0.1' });
+  t.equal(res.statusCode, 200, 'a stateless call is answered while Redis is away');
+  const down = await app.inject({ method: 'GET', url: '/demand', headers: auth });
+  t.equal(down.statusCode, 503);
+  t.match(down.json().message, /cannot be read right now/);
+  await redis.start();
+  let report: { totals: { requests: number } } | undefined;
+  for (let i = 0; i < 100 && report === undefined; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    await app.inject({ method: 'POST', url: '/mcp', headers, payload: JSON.stringify(call), remoteAddress: '10.0.0.2' });
+    const r = await app.inject({ method: 'GET', url: '/demand', headers: auth });
+    if (r.statusCode === 200 && r.json().totals.requests > 0) report = r.json();
+  }
+  t.ok(report !== undefined, 'counting again once Redis is back');
+});
+
+t.test('an unreachable Redis at start is RedisUnreachable', async (t) => {
+  const port = await freePort();
+  await t.rejects(RedisDemandStore.connect({ url: `redis://127.0.0.1:${port}`, minClients: 5, windowDays: 30, itemsPerDay: 10 }), RedisUnreachable);
+});
