@@ -150,7 +150,7 @@ export const app: FastifyPluginAsync<AppParts> = async (instance, { config, hold
   const demandOnPage = { signal: demand, public: config.demandPublic, minClients: config.demandMinClients, windowDays: config.demandWindowDays };
   await instance.register(pageRoutes, { catalog, federation, protection: config, demand: demandOnPage });
   // The curator's report: the route exists only with a token to guard it.
-  if (config.demandToken !== undefined) await instance.register(demandRoutes, { demand, token: config.demandToken, names: () => categoryNames(catalog()) });
+  if (config.demandToken !== undefined) await instance.register(demandRoutes, { demand, token: config.demandToken, names: () => categoryNames(catalog()), protection: config });
   await instance.register(mcpEndpoint, {
     handler: createMcpHandler({ catalog, sessions, serverVersion, federation, demand, onToolResult: metrics.toolResult }),
     protection: config,
@@ -184,6 +184,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     minClients: config.demandMinClients,
     windowDays: config.demandWindowDays,
     redisUrl: config.redisUrl,
+    secret: config.demandSecret,
   });
 
   const instance = Fastify({
@@ -207,6 +208,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   logger = instance.log;
   // Disk copies only (never a peer): a restarted server answers from its peers at once.
   await federation.loadCache();
+  if (config.demandSignal && config.redisUrl !== undefined && config.demandSecret === undefined) {
+    instance.log.warn('demand counts stay in this process\'s memory (lost at restart, not shared by replicas): REDIS_URL is set but DEMAND_SECRET is not (see What agents ask: the demand signal, in docs/curators.md)');
+  }
   const publicKey = signingKey(signing);
   if (signing.mode === 'ephemeral') {
     instance.log.warn(

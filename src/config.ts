@@ -12,7 +12,7 @@ import { PUBLIC_KEY_LENGTH } from './registry/schema.js';
 /** A variable's rule in JSON Schema, checked by env-schema once it has coerced the text. */
 type Rule =
   | { readonly type: 'integer' | 'number'; readonly minimum: number; readonly maximum: number }
-  | { readonly type: 'string'; readonly minLength?: number }
+  | { readonly type: 'string'; readonly minLength?: number; readonly pattern?: string }
   | { readonly enum: readonly string[] };
 
 export interface Variable {
@@ -131,16 +131,25 @@ export const VARIABLES = {
     meaning: '`off` records nothing of what agents ask (see What agents ask: the demand signal, in docs/curators.md)',
   },
   DEMAND_MIN_CLIENTS: {
-    rule: integer(2, 1000),
+    rule: integer(2, 32),
     default: 5,
-    meaning: 'k: a word, phrase or query is shown (report, page) only once at least this many distinct clients asked it on one day',
+    meaning:
+      'k, 2 to 32: a word, phrase or query is shown (report, page) only once at least this many distinct clients asked it on one day (clients are told apart in 64 buckets: k = 32 takes about 45 clients)',
   },
   DEMAND_WINDOW_DAYS: { rule: integer(1, 365), default: 30, meaning: 'days the demand counts are kept; older days are deleted whole' },
   DEMAND_TOKEN: {
-    rule: { type: 'string', minLength: 16 },
+    rule: { type: 'string', minLength: 16, pattern: '^\\S+$' },
     secret: true,
     shownDefault: 'none (no `/demand` route)',
-    meaning: 'bearer token for `GET /demand`, the curator\'s demand report, at least 16 characters (secret); without it the route does not exist',
+    meaning:
+      'bearer token for `GET /demand`, the curator\'s demand report, at least 16 characters without spaces, e.g. from `openssl rand -hex 32` (secret); without it the route does not exist',
+  },
+  DEMAND_SECRET: {
+    rule: { type: 'string', minLength: 32, pattern: '^\\S+$' },
+    secret: true,
+    shownDefault: 'none (with `REDIS_URL`, demand counts stay in each replica\'s memory)',
+    meaning:
+      'with `REDIS_URL`: a secret shared by the replicas and kept out of Redis, at least 32 characters (e.g. `openssl rand -hex 32`), from which the daily salts and the names of counted words in Redis are derived; without it nothing of the demand signal goes to Redis',
   },
   DEMAND_PUBLIC: {
     rule: { enum: ['true', 'false'] },
@@ -216,6 +225,8 @@ function toConfig(v: Checked, report: Report) {
     demandMinClients: v.DEMAND_MIN_CLIENTS,
     demandWindowDays: v.DEMAND_WINDOW_DAYS,
     demandToken: v.DEMAND_TOKEN,
+    /** Shared by the replicas, never in Redis: what the demand counts in Redis are keyed with. */
+    demandSecret: v.DEMAND_SECRET,
     demandPublic: v.DEMAND_PUBLIC === 'true',
     /** Where the process entry writes its pid once listening; undefined writes none. */
     pidFile: v.PID_FILE,

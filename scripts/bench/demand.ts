@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { askedOf, type Asked } from '../../src/demand/asked.js';
 import { MemoryDemandStore } from '../../src/demand/memory-store.js';
-import { ITEMS_PER_DAY } from '../../src/demand/store.js';
+import { ITEMS_IN_WINDOW, itemsPerDay } from '../../src/demand/store.js';
 import { buildMatcher, prepareQuery, type Matcher } from '../../src/matcher/matcher.js';
 import { projectRoot } from '../../src/project.js';
 import { loadRegistry } from '../../src/registry/load.js';
@@ -20,7 +20,7 @@ const gc = (globalThis as { gc?: () => void }).gc;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
 
-const limits = { minClients: 5, windowDays: 30, itemsPerDay: ITEMS_PER_DAY };
+const limits = { minClients: 5, windowDays: 30, itemsPerDay: itemsPerDay(30) };
 
 export async function benchDemand(): Promise<void> {
   const matcher = buildMatcher(await loadRegistry(join(root, 'registry.json')));
@@ -61,27 +61,32 @@ function cost(matcher: Matcher): void {
 
 }
 
-/** In a function of its own, so that nothing of the cost phase is alive when the heap is read. */
-function memory(matcher: Matcher): void {
-  // Memory: a million distinct declined queries (three new words each), from a million clients.
-  const total = Number(process.env.DEMAND_BENCH_QUERIES ?? 1_000_000);
+/** What one filled store holds: the heap with it full, less the heap once it is emptied (the matcher's bounded caches, filled by the same queries, stay in both). */
+function held(matcher: Matcher, total: number, query: (i: number) => string, window: { windowDays: number; itemsPerDay: number }): { bytes: number; items: number; seconds: number } {
   const outcome = { kind: 'no-match', reason: 'below-threshold', closest: null, threshold: 0.45, candidates: [] } as const;
-  const big = new MemoryDemandStore(limits);
+  const store = new MemoryDemandStore({ minClients: 5, ...window });
   const started = Date.now();
-  for (let i = 0; i < total; i++) {
-    const q = `alpha${i} beta${i} gamma${i}`;
-    big.record(askedOf(matcher, prepareQuery(q), outcome), `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`);
-  }
+  for (let i = 0; i < total; i++) store.record(askedOf(matcher, prepareQuery(query(i)), outcome), `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`);
   const seconds = (Date.now() - started) / 1000;
-  // What the store holds: the heap with it full, less the heap once it is emptied (the matcher's
-  // bounded caches, filled by the same queries, stay in both readings).
   gc?.();
   const full = process.memoryUsage().heapUsed;
-  const held = big.stored().reduce((n, d) => n + d.items.length, 0);
-  void big.close();
+  const items = store.stored().reduce((n, d) => n + d.items.length, 0);
+  void store.close();
   gc?.();
-  const empty = process.memoryUsage().heapUsed;
-  console.log(`memory: the store holds ${((full - empty) / 1024 / 1024).toFixed(1)} MB after ${total.toLocaleString('en')} distinct queries (${held} items, at most ${ITEMS_PER_DAY} a day; at most ${limits.windowDays} days of them: ${(((full - empty) * limits.windowDays) / 1024 / 1024).toFixed(0)} MB when every day of the window is full; ${seconds.toFixed(0)} s)${gc === undefined ? ' (run with --expose-gc for a settled reading)' : ''}`);
+  return { bytes: full - process.memoryUsage().heapUsed, items, seconds };
+}
+
+/** In a function of its own, so that nothing of the cost phase is alive when the heap is read. */
+function memory(matcher: Matcher): void {
+  const total = Number(process.env.DEMAND_BENCH_QUERIES ?? 1_000_000);
+  const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+  // A million distinct declined queries of three new words each, from a million clients, in one day.
+  const plain = held(matcher, total, (i) => `alpha${i} beta${i} gamma${i}`, limits);
+  console.log(`memory: the store holds ${mb(plain.bytes)} MB after ${total.toLocaleString('en')} distinct queries in a day (${plain.items} items kept, the day's share of ${ITEMS_IN_WINDOW.toLocaleString('en')}; ${plain.seconds.toFixed(0)} s)`);
+  // The worst case: every item as long as an item can be (words of 24 letters), every item the window keeps on one day.
+  const long = (i: number) => Array.from({ length: 8 }, (_, j) => `w${i}x${j}`.padEnd(24, 'q')).join(' ');
+  const worst = held(matcher, 20_000, long, { windowDays: 1, itemsPerDay: ITEMS_IN_WINDOW });
+  console.log(`memory, worst case: ${mb(worst.bytes)} MB for the window's ${worst.items.toLocaleString('en')} items all of the longest kind (${(worst.bytes / worst.items).toFixed(0)} bytes each)${gc === undefined ? ' (run with --expose-gc for settled readings)' : ''}`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await benchDemand();

@@ -49,6 +49,16 @@ export interface Asked {
  */
 export const MAX_WORDS_RECORDED = 8;
 
+/**
+ * Longer words are not recorded: a topic's words are shorter (English words rarely pass 20
+ * letters), and what is longer (pasted hashes, run-together text) would only make the items a
+ * curator never reads cost more memory than the ones they do.
+ */
+export const MAX_WORD_LENGTH = 24;
+
+/** The words of a normalised query kept for the whole-query item: enough to recognise it, and a bound on its size. */
+export const MAX_QUERY_WORDS = 6;
+
 const key = (...parts: string[]) => parts.join(SEP);
 
 /** The outcome of a query that never reached a registry's categories (no words, too long). */
@@ -85,7 +95,8 @@ export function askedOf(matcher: Matcher, prepared: PreparedQuery, outcome: Matc
   if (outcome.kind === 'match') return { outcome: result, totals: [...totals, key('answered', outcome.slug)], items: [] };
   if (result === 'peer-answered' || result === 'no-words' || result === 'too-long') return { outcome: result, totals, items: [] };
   // Normalised content words only (folded, lower case, function words left out): never the text as typed.
-  const words = [...new Set(prepared.words.slice(0, MAX_WORDS_RECORDED))];
+  const kept = prepared.words.filter((w) => w.length <= MAX_WORD_LENGTH).slice(0, MAX_WORDS_RECORDED);
+  const words = [...new Set(kept)];
   const items: string[] = [];
   if (outcome.reason === 'below-threshold' && outcome.outOfScope !== undefined) {
     const { slug, entries } = outcome.outOfScope;
@@ -95,15 +106,16 @@ export function askedOf(matcher: Matcher, prepared: PreparedQuery, outcome: Matc
   }
   // Declined for want of a category: what nobody here covers.
   for (const w of words) items.push(key('term', w));
-  for (const p of phrases(prepared.words.slice(0, MAX_WORDS_RECORDED))) items.push(key('phrase', p));
+  for (const p of phrases(kept)) items.push(key('phrase', p));
   // A query of two or three words is already one of its phrases.
-  if (prepared.words.length > 3) items.push(key('query', prepared.words.slice(0, MAX_WORDS_RECORDED).join(' ')));
+  if (kept.length > 3) items.push(key('query', kept.slice(0, MAX_QUERY_WORDS).join(' ')));
   // Close to one category but below it: the words that category does not know.
   const closest = outcome.reason === 'too-vague' ? null : outcome.closest;
   if (closest !== null) {
     totals.push(key('near', closest.slug));
-    for (const w of matcher.unknownWords(prepared, closest.slug).slice(0, MAX_WORDS_RECORDED)) items.push(key('near-word', closest.slug, w));
-    items.push(key('near-query', closest.slug, prepared.words.slice(0, MAX_WORDS_RECORDED).join(' ')));
+    const unknown = new Set(matcher.unknownWords(prepared, closest.slug));
+    for (const w of words) if (unknown.has(w)) items.push(key('near-word', closest.slug, w));
+    if (kept.length > 0) items.push(key('near-query', closest.slug, kept.slice(0, MAX_QUERY_WORDS).join(' ')));
   }
   return { outcome: result, totals, items: [...new Set(items)] };
 }

@@ -27,12 +27,7 @@ export class MemoryDemandStore implements DemandStore {
     for (const t of asked.totals) day.totals.set(t, (day.totals.get(t) ?? 0) + 1);
     if (asked.items.length === 0) return;
     const bucket = this.#salt.bucket(today, client);
-    const k = this.#limits.minClients;
-    for (const key of asked.items) {
-      const counted = day.items.add(key);
-      see(counted, bucket);
-      if (!counted.shown && clientsSeen(counted) >= k) counted.shown = true;
-    }
+    for (const key of asked.items) see(day.items.add(key), bucket);
   }
 
   async snapshot(): Promise<Snapshot> {
@@ -42,7 +37,8 @@ export class MemoryDemandStore implements DemandStore {
     const shown = new Set<string>();
     for (const day of this.#days.values()) {
       for (const [key, n] of day.totals) totals[key] = (totals[key] ?? 0) + n;
-      for (const c of day.items.entries()) if (c.shown) shown.add(c.key);
+      // Shown once k distinct clients asked it on one day.
+      for (const c of day.items.entries()) if (clientsSeen(c) >= this.#limits.minClients) shown.add(c.key);
     }
     const items: ShownItem[] = [...shown].map((key) => {
       let asks = 0;

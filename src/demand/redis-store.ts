@@ -1,21 +1,29 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { RedisUnreachable } from '../sessions/redis.js';
 import type { Asked } from './asked.js';
-import { bucketOf, DAY_MS, dayOf, newSalt } from './client-bucket.js';
-import { bitsSet } from './space-saving.js';
+import { bucketOf, clientKey, DAY_MS, dayOf } from './client-bucket.js';
 import type { DemandLimits, DemandStore, ShownItem, Snapshot } from './store.js';
 
 export interface RedisDemandOptions extends DemandLimits {
   readonly url: string;
+  /**
+   * DEMAND_SECRET: shared by the replicas and never written to Redis. The daily salts and the
+   * names of counted items are derived from it, so that Redis (or a copy of it) alone can neither
+   * test an address against the buckets nor a guessed word against the item names.
+   */
+  readonly secret: string;
   /** Key prefix, so that several deployments can share one Redis. */
   readonly prefix?: string;
   /** How often counts gathered here are added to Redis. */
   readonly flushMs?: number;
 }
 
-/** Items gathered between two flushes, at most: beyond it a flush is due at once and new items wait for it (dropped if it fails). */
+/** Items gathered between two flushes, at most: beyond it new items are dropped until the next flush. */
 export const MAX_PENDING_ITEMS = 20_000;
+
+/** Items per script call: one call holds Redis (which also serves sessions) for a few milliseconds, not hundreds. */
+export const ITEMS_PER_CALL = 1_000;
 
 /**
  * One day's batch, added in one step so that replicas never interleave halfway. Space-Saving as in
@@ -81,20 +89,18 @@ export class RedisDemandStore implements DemandStore {
   readonly #limits: RedisDemandOptions;
   readonly #prefix: string;
   readonly #now: () => number;
-  /** The key items are hashed with before they name anything in Redis (shared by the replicas). */
-  readonly #itemKey: string;
-  readonly #salts = new Map<number, string>();
+  readonly #secret: string;
   #pending = new Map<number, Pending>();
   #pendingItems = 0;
   #flushing: Promise<void> = Promise.resolve();
   readonly #timer: NodeJS.Timeout;
 
-  private constructor(redis: Redis & DemandScripts, options: RedisDemandOptions, itemKey: string) {
+  private constructor(redis: Redis & DemandScripts, options: RedisDemandOptions) {
     this.#redis = redis;
     this.#limits = options;
     this.#prefix = options.prefix ?? '3gs:demand:';
     this.#now = options.now ?? Date.now;
-    this.#itemKey = itemKey;
+    this.#secret = options.secret;
     this.#timer = setInterval(() => void this.flush(), options.flushMs ?? 1000);
     this.#timer.unref();
   }
@@ -114,14 +120,10 @@ export class RedisDemandStore implements DemandStore {
     let lastError: { code?: string } | undefined;
     // The session store's connection tells the operator of outages; this one only keeps the reason.
     redis.on('error', (err: { code?: string }) => (lastError = err));
-    const prefix = options.prefix ?? '3gs:demand:';
     try {
       await redis.connect();
-      await redis.set(`${prefix}key`, randomBytes(32).toString('hex'), 'NX');
-      const itemKey = (await redis.get(`${prefix}key`))!;
-      const store = new RedisDemandStore(redis as Redis & DemandScripts, options, itemKey);
-      await store.#loadSalts();
-      return store;
+      await redis.ping();
+      return new RedisDemandStore(redis as Redis & DemandScripts, options);
     } catch (err) {
       redis.disconnect();
       throw new RedisUnreachable(`${url.hostname}:${url.port || '6379'}`, lastError?.code ?? (err as Error).message);
@@ -129,21 +131,20 @@ export class RedisDemandStore implements DemandStore {
   }
 
   /**
-   * The salts of today and tomorrow, made by whichever replica comes first and shared; each is
-   * deleted by Redis an hour after its day ends (the rotation). Loaded ahead, so that recording
-   * never waits for one.
+   * The salt of a day, the same on every replica: derived from the secret and the day, so that it
+   * needs no key in Redis, changes every day, and no day's salt tells another's.
    */
-  async #loadSalts(): Promise<void> {
-    const today = dayOf(this.#now());
-    for (const day of [today, today + 1]) {
-      if (this.#salts.has(day)) continue;
-      const key = `${this.#prefix}salt:${day}`;
-      await this.#redis.set(key, newSalt(), 'EXAT', Math.floor(((day + 1) * DAY_MS) / 1000) + 3600, 'NX');
-      const salt = await this.#redis.get(key);
-      if (salt !== null) this.#salts.set(day, salt);
+  #salt(day: number): string {
+    let salt = this.#salts.get(day);
+    if (salt === undefined) {
+      this.#salts.clear();
+      salt = createHmac('sha256', this.#secret).update(`salt ${day}`).digest('hex');
+      this.#salts.set(day, salt);
     }
-    for (const day of this.#salts.keys()) if (day < today) this.#salts.delete(day);
+    return salt;
   }
+
+  readonly #salts = new Map<number, string>();
 
   record(asked: Asked, client: string): void {
     const today = dayOf(this.#now());
@@ -151,10 +152,7 @@ export class RedisDemandStore implements DemandStore {
     if (day === undefined) this.#pending.set(today, (day = { totals: new Map(), items: new Map() }));
     for (const t of asked.totals) day.totals.set(t, (day.totals.get(t) ?? 0) + 1);
     if (asked.items.length === 0) return;
-    const salt = this.#salts.get(today);
-    // Without the day's shared salt (Redis away at midnight) a bucket could not be compared with the other replicas': the words are not counted.
-    if (salt === undefined) return void this.#loadSalts().catch(() => undefined);
-    const bucket = bucketOf(salt, client);
+    const bucket = bucketOf(this.#salt(today), clientKey(client));
     for (const key of asked.items) {
       let item = day.items.get(key);
       if (item === undefined) {
@@ -165,10 +163,9 @@ export class RedisDemandStore implements DemandStore {
       item.count++;
       item.buckets.add(bucket);
     }
-    if (this.#pendingItems >= MAX_PENDING_ITEMS) void this.flush();
   }
 
-  /** Adds what was gathered to Redis; one flush at a time. */
+  /** Adds what was gathered to Redis; one flush at a time, the next waiting for the one in flight. */
   flush(): Promise<void> {
     this.#flushing = this.#flushing.then(() => this.#flush());
     return this.#flushing;
@@ -180,7 +177,6 @@ export class RedisDemandStore implements DemandStore {
     this.#pendingItems = 0;
     try {
       for (const [day, batch] of batches) await this.#add(day, batch);
-      await this.#loadSalts();
     } catch {
       // Redis away: this batch is lost (counts are a signal, not a ledger); the next one tries again.
     }
@@ -190,25 +186,31 @@ export class RedisDemandStore implements DemandStore {
     return `${this.#prefix}d:${day}:`;
   }
 
+  /** An item's name in Redis: keyed with the secret, so a guessed word cannot be looked up. */
   #hash(item: string): string {
-    return createHmac('sha256', this.#itemKey).update(item).digest('hex').slice(0, 24);
+    return createHmac('sha256', this.#secret).update(`item ${item}`).digest('hex').slice(0, 24);
   }
 
   async #add(day: number, batch: Pending): Promise<void> {
     const base = this.#base(day);
     const expireAt = Math.floor(((day + this.#limits.windowDays) * DAY_MS) / 1000);
-    const texts = new Map<string, string>();
-    const args: (string | number)[] = [base, expireAt, this.#limits.itemsPerDay, this.#limits.minClients, batch.totals.size];
-    for (const [field, n] of batch.totals) args.push(field, n);
-    for (const [item, { count, buckets }] of batch.items) {
-      const h = this.#hash(item);
-      texts.set(h, item);
-      args.push(h, count, [...buckets].join(','));
+    const entries = [...batch.items];
+    // The totals go with the first call; the items in calls of ITEMS_PER_CALL.
+    for (let from = 0; from === 0 || from < entries.length; from += ITEMS_PER_CALL) {
+      const texts = new Map<string, string>();
+      const totals = from === 0 ? [...batch.totals] : [];
+      const args: (string | number)[] = [base, expireAt, this.#limits.itemsPerDay, this.#limits.minClients, totals.length];
+      for (const [field, n] of totals) args.push(field, n);
+      for (const [item, { count, buckets }] of entries.slice(from, from + ITEMS_PER_CALL)) {
+        const h = this.#hash(item);
+        texts.set(h, item);
+        args.push(h, count, [...buckets].join(','));
+      }
+      const reveal = await this.#redis.threegsDemandRecord(...args);
+      if (reveal.length === 0) continue;
+      const text = `${base}text`;
+      await this.#redis.multi().hset(text, Object.fromEntries(reveal.map((h) => [h, texts.get(h)!]))).expireat(text, expireAt).exec();
     }
-    const reveal = await this.#redis.threegsDemandRecord(...args);
-    if (reveal.length === 0) return;
-    const text = `${base}text`;
-    await this.#redis.multi().hset(text, Object.fromEntries(reveal.map((h) => [h, texts.get(h)!]))).expireat(text, expireAt).exec();
   }
 
   async snapshot(): Promise<Snapshot> {
@@ -247,14 +249,17 @@ export class RedisDemandStore implements DemandStore {
       }
     }
     const counted = asked.length === 0 ? [] : ((await bits.exec()) ?? []);
-    const sums = new Map<string, { asks: number; clients: number }>();
+    const sums = new Map<string, { asks: number; clients: number; most: number }>();
     asked.forEach(({ h, asks }, i) => {
-      const sum = sums.get(h) ?? { asks: 0, clients: 0 };
+      const sum = sums.get(h) ?? { asks: 0, clients: 0, most: 0 };
+      const clients = Number(counted[i]?.[1] ?? 0);
       sum.asks += asks;
-      sum.clients += Number(counted[i]?.[1] ?? 0);
+      sum.clients += clients;
+      sum.most = Math.max(sum.most, clients);
       sums.set(h, sum);
     });
-    const items: ShownItem[] = [...sums].map(([h, s]) => ({ key: texts.get(h)!, ...s }));
+    // Shown at today's k, whatever k revealed it: a k raised since (or another replica's lower k) shows nothing early.
+    const items: ShownItem[] = [...sums].filter(([, s]) => s.most >= this.#limits.minClients).map(([h, { asks, clients }]) => ({ key: texts.get(h)!, asks, clients }));
     return { fromDay, toDay, totals, items };
   }
 
@@ -265,5 +270,3 @@ export class RedisDemandStore implements DemandStore {
   }
 }
 
-/** Bits set in a bitmap of 64 buckets, for tests that read Redis directly. */
-export const bucketsIn = (bitmap: Buffer): number => [...bitmap].reduce((n, byte) => n + bitsSet(byte), 0);

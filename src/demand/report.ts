@@ -114,41 +114,25 @@ export function buildReport(snapshot: Snapshot, context: ReportContext): DemandR
 }
 
 /**
- * Topics grouped where they share words, most asked first: words asked together (a phrase, a
- * query) and the items that hold them make one topic ("sourdough", "sourdough starter", "starter
- * smells acetone"), so that one topic is not spread over many lines. The group is named by its
- * most asked item.
+ * Topics grouped where they share words, most asked first: each item joins the first group whose
+ * head (its most asked item) shares a word with it ("sourdough starter" gathers "sourdough",
+ * "starter smells acetone"). Only with the head, never through another member: a word many topics
+ * use ("best", "cheap") would otherwise chain unrelated topics into one.
  */
 export function groupTopics(items: readonly Counted[]): TopicGroup[] {
-  // Union-find over words: every item joins its words into one set.
-  const parent = new Map<string, string>();
-  const find = (w: string): string => {
-    let root = w;
-    while (parent.get(root) !== root) root = parent.get(root)!;
-    // Path compression: the next find of these words is one step.
-    for (let x = w; x !== root; ) {
-      const up = parent.get(x)!;
-      parent.set(x, root);
-      x = up;
-    }
-    return root;
-  };
-  for (const item of items) {
-    const words = item.text.split(' ');
-    for (const w of words) if (!parent.has(w)) parent.set(w, w);
-    for (const w of words.slice(1)) parent.set(find(w), find(words[0]!));
-  }
-  const groups = new Map<string, Counted[]>();
+  const groups: { head: Counted; words: ReadonlySet<string>; related: Counted[]; all: Set<string> }[] = [];
   for (const item of [...items].sort(byDemand)) {
-    const root = find(item.text.split(' ')[0]!);
-    if (!groups.has(root)) groups.set(root, []);
-    groups.get(root)!.push(item);
+    const words = item.text.split(' ');
+    // A single word also joins a group one of whose phrases holds it ("alive" with "keep starter
+    // alive"): that adds no word to the group, so it chains nothing.
+    const group = groups.find((g) => words.some((w) => g.words.has(w))) ?? (words.length === 1 ? groups.find((g) => g.all.has(words[0]!)) : undefined);
+    if (group === undefined) groups.push({ head: item, words: new Set(words), related: [], all: new Set(words) });
+    else {
+      group.related.push(item);
+      for (const w of words) group.all.add(w);
+    }
   }
-  // Groups in the order of their heads (items were sorted, so each group's first is its most asked).
-  return [...groups.values()]
-    .sort((a, b) => byDemand(a[0]!, b[0]!))
-    .slice(0, SHOWN.groups)
-    .map(([head, ...related]) => ({ ...head!, related: related.slice(0, SHOWN.related) }));
+  return groups.slice(0, SHOWN.groups).map((g) => ({ ...g.head, related: g.related.slice(0, SHOWN.related) }));
 }
 
 /** The report as the CLI prints it. */

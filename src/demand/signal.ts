@@ -1,7 +1,7 @@
 import type { Asked } from './asked.js';
 import { MemoryDemandStore } from './memory-store.js';
 import { RedisDemandStore } from './redis-store.js';
-import { ITEMS_PER_DAY } from './store.js';
+import { itemsPerDay } from './store.js';
 import { buildReport, type DemandReport } from './report.js';
 import type { DemandStore } from './store.js';
 
@@ -66,16 +66,24 @@ export class DemandSignal {
 }
 
 export interface DemandOptions extends DemandSettings {
-  /** With REDIS_URL, counts are shared by the replicas and kept across restarts. */
+  /** With REDIS_URL and DEMAND_SECRET, counts are shared by the replicas and kept across restarts. */
   readonly redisUrl?: string | undefined;
+  readonly secret?: string | undefined;
   readonly itemsPerDay?: number;
   readonly now?: () => number;
 }
 
-/** The demand signal the configuration asks for: off, in memory, or in Redis (throws RedisUnreachable). */
+/**
+ * The demand signal the configuration asks for: off, in memory, or in Redis (throws
+ * RedisUnreachable). Redis only with the secret its names and salts are derived from: without it,
+ * a copy of Redis would let anyone test guessed words and addresses, so counts stay in memory.
+ */
 export async function createDemandSignal(options: DemandOptions): Promise<DemandSignal> {
   if (!options.recording) return new DemandSignal(undefined, options);
-  const limits = { minClients: options.minClients, windowDays: options.windowDays, itemsPerDay: options.itemsPerDay ?? ITEMS_PER_DAY, ...(options.now ? { now: options.now } : {}) };
-  const store = options.redisUrl === undefined ? new MemoryDemandStore(limits) : await RedisDemandStore.connect({ url: options.redisUrl, ...limits });
+  const limits = { minClients: options.minClients, windowDays: options.windowDays, itemsPerDay: options.itemsPerDay ?? itemsPerDay(options.windowDays), ...(options.now ? { now: options.now } : {}) };
+  const store =
+    options.redisUrl === undefined || options.secret === undefined
+      ? new MemoryDemandStore(limits)
+      : await RedisDemandStore.connect({ url: options.redisUrl, secret: options.secret, ...limits });
   return new DemandSignal(store, options);
 }

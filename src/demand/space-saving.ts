@@ -15,8 +15,6 @@ export interface Counted {
   /** Client buckets seen (see client-bucket.ts): bit i of `low` for buckets 0 to 31, of `high` for 32 to 63. */
   low: number;
   high: number;
-  /** Reached k distinct clients on this day. */
-  shown: boolean;
 }
 
 export class SpaceSaving {
@@ -58,7 +56,7 @@ export class SpaceSaving {
       // The newcomer joins at the least count + 1: if the victim was the last at the least, that is the least now.
       if (this.#leave(victim)) this.#min = error + 1;
     } else this.#min = 1;
-    const entry: Counted = { key, count: 0, error, low: 0, high: 0, shown: false };
+    const entry: Counted = { key, count: 0, error, low: 0, high: 0 };
     this.#entries.set(key, entry);
     this.#join(entry, error + 1);
     return entry;

@@ -26,8 +26,15 @@ export interface DemandLimits {
   readonly now?: () => number;
 }
 
-/** Items kept per day by default: about 1 MB a day in memory, at most the window's days of it. */
-export const ITEMS_PER_DAY = 5_000;
+/**
+ * Items kept over the whole window, shared out among its days: what bounds memory whatever the
+ * traffic and the window's length. An item is at most about 400 bytes in memory (its text is at
+ * most 6 words of 24 letters), about 120 for everyday words.
+ */
+export const ITEMS_IN_WINDOW = 75_000;
+
+/** Items kept per day: the window's share (2,500 in a 30-day window; 205 in a 365-day one). */
+export const itemsPerDay = (windowDays: number): number => Math.floor(ITEMS_IN_WINDOW / windowDays);
 
 export interface ShownItem {
   /** `kind SEP ...parts` (see asked.ts). */

@@ -250,8 +250,8 @@ export function categoryNames(catalog: Catalog): ReadonlyMap<string, string> {
 /** The one sentence the page says about what this server keeps of what it is asked. */
 export function demandSentence({ recording, minClients, windowDays }: DemandInput): string {
   return recording
-    ? `This server counts what is asked, never who: the outcome of each query and its words, shown to the curator only once ${minClients} different clients have asked the same thing on one day, and deleted after ${windowDays} days; it keeps no addresses, session ids or queries as typed.`
-    : 'This server keeps nothing of what it is asked (its demand signal is off).';
+    ? `This server's demand signal counts what is asked, never who: the outcome of each query and its words, shown to the curator only once ${minClients} different clients have asked the same thing on one day, and deleted after ${windowDays} days; it keeps no addresses, session ids or queries as typed.`
+    : "This server's demand signal is off: it counts nothing of what is asked.";
 }
 
 const NO_DEMAND: DemandInput = { recording: false, minClients: 5, windowDays: 30 };

@@ -1,10 +1,12 @@
 import { execFile } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import t from 'tap';
 import { Redis } from 'ioredis';
+import { SEP } from '../../src/demand/asked.js';
 import { ROOT } from '../helpers/build.js';
 import { start, type Started } from '../helpers/process.js';
 import { redisSkip, startRedis } from '../helpers/redis.js';
@@ -12,13 +14,14 @@ import { waitFor } from '../helpers/wait.js';
 
 const run = promisify(execFile);
 const TOKEN = 'e2e-demand-token-0123456789abcdef';
+const SECRET = 'e2e-demand-secret-0123456789abcdef-0123456789';
 const V = '2026-07-28';
 const META = { 'io.modelcontextprotocol/protocolVersion': V, 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'e2e', version: '1' } };
 const clients = (n: number, net: number) => Array.from({ length: n }, (_, i) => `10.${net}.${i >> 8}.${i & 255}`);
 
 /** A server process that takes X-Forwarded-For from loopback, so that each request can come from a client of its own. */
 function server(env: Record<string, string>): Started {
-  return start({ PORT: '0', TRUST_PROXY: '127.0.0.1', DEMAND_TOKEN: TOKEN, RATE_LIMIT_MAX: '0', ...env });
+  return start({ PORT: '0', TRUST_PROXY: '127.0.0.1', DEMAND_TOKEN: TOKEN, DEMAND_SECRET: SECRET, RATE_LIMIT_MAX: '0', ...env });
 }
 
 /** get_sources, stateless (2026-07-28), from `client`. */
@@ -93,7 +96,7 @@ t.test('privacy: what k - 1 clients asked appears in no output and nowhere in Re
   const page = await (await fetch(`${base}/`)).text();
   t.match(page, /Asked for, covered by nobody here/);
   t.match(page, /<li>[^<]*(sourdough|starter|alive)[^<]*<\/li>/, 'the public list on the page');
-  t.match(page, /counts what is asked, never who/, 'the page says what is kept');
+  t.match(page, /demand signal counts what is asked, never who/, 'the page says what is kept');
   const metrics = await (await fetch(`${base}/metrics`)).text();
   await waitFor(async () => (await redisDump(redis.url)).demand.includes('sourdough'));
   const stored = await redisDump(redis.url);
@@ -101,6 +104,13 @@ t.test('privacy: what k - 1 clients asked appears in no output and nowhere in Re
   for (const [where, text] of Object.entries(outputs)) t.notMatch(text, /zanzibarite|polishing/i, `${where}: nothing of what four clients asked`);
   t.notMatch(s.stderr(), /sourdough/i, 'the logs hold no query words at all, even at debug level');
   t.notMatch(stored.keys, /sourdough/i, 'Redis key names hold no words, shown or not (items are named by a keyed hash)');
+  // Item names are keyed hashes: whatever key can be found in Redis, the words of k - 1 clients cannot be looked up by guessing.
+  const keysInRedis = ['', ...stored.demand.split('\n')];
+  const guessed = ['zanzibarite', 'polishing', 'zanzibarite crystal'].flatMap((w) => [`term${SEP}${w}`, `phrase${SEP}${w}`]);
+  const found = keysInRedis.flatMap((key) => guessed.filter((item) => stored.keys.includes(createHmac('sha256', key).update(`item ${item}`).digest('hex').slice(0, 24))));
+  t.same(found, [], 'no guessed word matches an item name under any value Redis holds');
+  t.ok(stored.keys.includes(createHmac('sha256', SECRET).update(`item term${SEP}zanzibarite`).digest('hex').slice(0, 24)), 'while the item is there, named by the secret Redis never saw (so the test above could see it)');
+  t.notMatch(stored.keys, /salt|:key$/m, 'no salt and no key in Redis');
   t.notMatch(stored.demand, /10\.\d+\.\d+\.\d+|127\.0\.0\.1/, 'no client address stored');
   t.notOk(stored.demand.includes(session), 'no session id stored');
   t.notMatch(stored.demand, /How do I keep|SOURDOUGH|\?/, 'no query as typed stored');

@@ -74,7 +74,7 @@ t.test('DEMAND_SIGNAL=off records nothing and says so', async (t) => {
   t.equal(report.recording, false);
   t.equal(report.totals.requests, 0);
   const page = await app.inject({ method: 'GET', url: '/' });
-  t.match(page.body, /keeps nothing of what it is asked/);
+  t.match(page.body, /demand signal is off: it counts nothing of what is asked/);
 });
 
 t.test('page searches and get_federated_sources are counted as get_sources calls are', async (t) => {
@@ -102,7 +102,7 @@ t.test('page searches and get_federated_sources are counted as get_sources calls
 t.test('the page: one sentence on what is kept, and with DEMAND_PUBLIC the topics nobody covers', async (t) => {
   const quiet = await build(t);
   const plain = (await quiet.inject({ method: 'GET', url: '/' })).body;
-  t.match(plain, /This server counts what is asked, never who: .* once 5 different clients have asked the same thing on one day, and deleted after 30 days; it keeps no addresses, session ids or queries as typed\./);
+  t.match(plain, /This server(?:'|&#39;)s demand signal counts what is asked, never who: .* once 5 different clients have asked the same thing on one day, and deleted after 30 days; it keeps no addresses, session ids or queries as typed\./);
   t.notMatch(plain, /Asked for, covered by nobody here/, 'no public list unless asked for');
   const open = await build(t, { demandPublic: true, demandMinClients: 3, demandWindowDays: 7 });
   t.match((await open.inject({ method: 'GET', url: '/' })).body, /No uncovered topic has been asked by enough different clients yet\./, 'an empty list says so');
@@ -111,4 +111,25 @@ t.test('the page: one sentence on what is kept, and with DEMAND_PUBLIC the topic
   const page = (await fresh.inject({ method: 'GET', url: '/' })).body;
   t.match(page, /once 3 different clients .* deleted after 7 days/, 'the sentence follows the settings');
   t.match(page, /<ul class="wanted">\s*<li>sourdough bread starter<\/li>/, 'the most requested topic, named by its words');
+});
+
+t.test("a call with its own threshold is not counted: threshold 1 would make every topic look uncovered", async (t) => {
+  const app = await build(t, { demandToken: TOKEN });
+  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'tap', version: '1' } };
+  for (const name of ['get_sources', 'get_federated_sources']) {
+    for (const c of clients(8, 50)) {
+      await rpc(app, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: { query: 'learn rust programming', threshold: 1 }, _meta: meta } }, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name }, { remoteAddress: c });
+    }
+  }
+  await ask(app, 'learn rust programming', '10.51.0.1');
+  const report = (await app.inject({ method: 'GET', url: '/demand', headers: auth })).json();
+  t.equal(report.totals.requests, 1, 'only the call at the server threshold');
+  t.equal(report.totals.byOutcome.answered, 1);
+});
+
+t.test('guesses at the token meet the rate limit', async (t) => {
+  const app = await build(t, { demandToken: TOKEN, rateLimitMax: 3 });
+  const statuses = [];
+  for (let i = 0; i < 5; i++) statuses.push((await app.inject({ method: 'GET', url: '/demand', headers: { authorization: `Bearer guess-${i}-0123456789abcdef` } })).statusCode);
+  t.same(statuses, [401, 401, 401, 429, 429]);
 });

@@ -120,7 +120,7 @@ export const getFederatedSources: Tool = {
       } else for (const c of outcome.candidates) closest.push({ ...c, where: `${peer.endorsement.name}'s registry` });
     }
     // This curator's view of the query: answered here, by a peer, or declined as get_sources declines it.
-    context?.asked?.(askedOf(catalog.matcher, prepared, local, answers.length > 0));
+    if (threshold === undefined) context?.asked?.(askedOf(catalog.matcher, prepared, local, answers.length > 0));
     if (answers.length === 0) {
       const named = closest
         .sort((a, b) => b.score - a.score)

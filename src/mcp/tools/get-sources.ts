@@ -94,8 +94,10 @@ export const getSources: Tool = {
       const found = findSources(catalog, query, threshold);
       return { result: deepFreeze(found.kind === 'answer' ? answer(found.text, found.data) : failure(found.text, found.data)), asked: found.asked };
     });
-    // Per request, remembered or not: demand counts requests, not distinct answers.
-    context?.asked?.(asked);
+    // Per request, remembered or not: demand counts requests, not distinct answers. Only at the
+    // server's threshold: a caller's own (threshold 1 declines everything) would count covered
+    // topics as uncovered.
+    if (threshold === undefined) context?.asked?.(asked);
     return result;
   },
 };

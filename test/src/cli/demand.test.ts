@@ -1,4 +1,6 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
@@ -57,6 +59,10 @@ t.test('demand: each failure exits 1 and says what to do', async (t) => {
   const base = await withToken.listen({ host: '127.0.0.1', port: 0 });
   const without = await build(t);
   const bare = await without.listen({ host: '127.0.0.1', port: 0 });
+  const mover = createServer((_req, res) => res.writeHead(302, { location: `${base}/demand` }).end());
+  await new Promise<void>((resolve) => mover.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => mover.close());
+  const redirecting = `http://127.0.0.1:${(mover.address() as AddressInfo).port}`;
   const cases: [string, string[], RegExp][] = [
     ['no arguments', [], /^usage: three-good-sources demand <url> --token-file <file>/],
     ['no token file', [base], /^usage:/],
@@ -65,6 +71,8 @@ t.test('demand: each failure exits 1 and says what to do', async (t) => {
     ['a wrong token', [base, '--token-file', await tokenFile('wrong-token-0123456789')], /refused the token \(401\): check the file holds the server's DEMAND_TOKEN$/],
     ['a server without DEMAND_TOKEN', [bare, '--token-file', await tokenFile()], /has no demand report \(404\): the server runs without DEMAND_TOKEN, so the route does not exist$/],
     ['nothing listening', ['http://127.0.0.1:9/', '--token-file', await tokenFile()], /^cannot reach http:\/\/127\.0\.0\.1:9\/demand: /],
+    ['an empty token file', [base, '--token-file', await tokenFile('\n')], /^the token file .* is empty: put the server's DEMAND_TOKEN in it$/],
+    ['a redirect (the token would follow it)', [`${redirecting}/demand`, '--token-file', await tokenFile()], /^cannot reach http:\/\/127\.0\.0\.1:\d+\/demand: /],
     ['a route that is not the report', [`${base}/health`, '--token-file', await tokenFile()], /\/health answered something other than a demand report: is it a Three Good Sources server's \/demand\?$/],
     ['a page', [`${base}/c/rust-learning`, '--token-file', await tokenFile()], /answered something other than a demand report/],
   ];
@@ -82,4 +90,10 @@ t.test("demand: a server's base URL means its /demand", async (t) => {
   t.equal(demandUrl('https://3gs.example.org').href, 'https://3gs.example.org/demand');
   t.equal(demandUrl('https://3gs.example.org/').href, 'https://3gs.example.org/demand');
   t.equal(demandUrl('https://3gs.example.org/prefix/demand').href, 'https://3gs.example.org/prefix/demand');
+  t.equal(demandUrl('https://example.org/3gs/').href, 'https://example.org/3gs/demand', 'a server under a path');
+});
+
+t.test('demand: plain http to another machine is warned about', async (t) => {
+  const r = await cli('demand', 'http://192.0.2.1:9/', '--token-file', await tokenFile());
+  t.match(r.err, /^warning: sending the token over plain http to 192\.0\.2\.1:9: anyone on the way can read it; use https/);
 });

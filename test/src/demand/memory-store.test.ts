@@ -82,3 +82,39 @@ t.test('nothing stored holds an address, a session id or the query as typed', as
   t.notMatch(stored, /SOURDOUGH|Where can I find|\?/, 'no query as typed');
   t.notMatch(stored, /10\.1\.|2001|192\.0/, 'not even part of an address');
 });
+
+t.test('an IPv6 host is its /64: addresses of one network count as one client', async (t) => {
+  const s = store(() => Date.UTC(2026, 10, 26, 12));
+  for (let i = 1; i <= 40; i++) s.record(asked('sourdough bread starter'), `2001:db8:aa:1::${i.toString(16)}`);
+  t.same((await s.snapshot()).items, [], 'forty addresses of one /64: one client');
+  for (let i = 1; i <= 40; i++) s.record(asked('sourdough bread starter'), `2001:db8:aa:${(i + 1).toString(16)}::1`);
+  t.ok((await s.snapshot()).items.length > 0, 'forty /64 networks: forty clients');
+});
+
+t.test('words longer than 24 letters are not counted; a whole query keeps its first six words', async (t) => {
+  const long = 'x'.repeat(30);
+  const a = asked(`sourdough ${long} starter`);
+  t.notOk(a.items.some((i) => i.includes(long)), 'the long word appears in no item');
+  const many = asked('sourdough starter flour water salt oven steam crust crumb');
+  t.ok(many.items.includes(`query${SEP}sourdough starter flour water salt oven`));
+});
+
+t.test('the heap holds no address or query as typed after recording (a V8 heap snapshot)', async (t) => {
+  const s = store(() => Date.UTC(2026, 10, 26, 12));
+  // Built at run time, never a literal in this file: only what the store keeps can hold them.
+  const octet = (i: number) => String(100 + i);
+  (() => {
+    for (let i = 0; i < 20; i++) s.record(asked(['Where', 'can', 'I', 'buy', 'ZANZIBARITE', 'crystals?'].join(' ')), ['198', '51', octet(0), octet(i)].join('.'));
+  })();
+  // V8 keeps the subject of the last regular expression match (RegExp.lastMatch, in the native
+  // context) until the next one, in a server the next request's: one match here (a capturing
+  // exec: a plain test() may not replace it), so that the snapshot shows what the code keeps.
+  /(a)/.exec('a');
+  const { getHeapSnapshot } = await import('node:v8');
+  let heap = '';
+  for await (const chunk of getHeapSnapshot()) heap += chunk;
+  for (let i = 0; i < 20; i++) t.notOk(heap.includes(['198', '51', octet(0), octet(i)].join('.')), `no 198.51.100.${100 + i}`) || i;
+  t.notOk(heap.includes(['buy', 'ZANZIBARITE'].join(' ')), 'no query as typed');
+  t.ok(heap.includes(['zanzibarite', 'crystals'].join(' ')), 'while its normalised words are there (so the search works)');
+  t.ok(s.stored().length > 0);
+});

@@ -6,15 +6,17 @@ import { RedisDemandStore } from '../../../src/demand/redis-store.js';
 import { buildMatcher, prepareQuery } from '../../../src/matcher/matcher.js';
 import { loadRegistry } from '../../../src/registry/load.js';
 import { RedisUnreachable } from '../../../src/sessions/redis.js';
-import { build, SHIPPED_REGISTRY } from '../../helpers/build.js';
+import { buildApp } from '../../../src/app.js';
+import { build, SHIPPED_REGISTRY, testConfig } from '../../helpers/build.js';
 import { freePort, redisSkip, startRedis } from '../../helpers/redis.js';
 
+const SECRET = 'a-test-demand-secret-of-32-characters-or-more';
 const matcher = buildMatcher(await loadRegistry(SHIPPED_REGISTRY));
 const asked = (query: string): Asked => askedOf(matcher, prepareQuery(query), matcher.match(query));
 const clients = (n: number, net = 1) => Array.from({ length: n }, (_, i) => `10.${net}.${i >> 8}.${i & 255}`);
 
 async function store(t: { teardown(fn: () => unknown): void }, url: string, options: { now?: () => number; itemsPerDay?: number; windowDays?: number } = {}) {
-  const s = await RedisDemandStore.connect({ url, minClients: 5, windowDays: options.windowDays ?? 30, itemsPerDay: options.itemsPerDay ?? 1000, flushMs: 60_000, ...(options.now ? { now: options.now } : {}) });
+  const s = await RedisDemandStore.connect({ url, secret: SECRET, minClients: 5, windowDays: options.windowDays ?? 30, itemsPerDay: options.itemsPerDay ?? 1000, flushMs: 60_000, ...(options.now ? { now: options.now } : {}) });
   t.teardown(() => s.close());
   return s;
 }
@@ -70,7 +72,7 @@ t.test('after the window, counts are gone from Redis', { skip: redisSkip() }, as
 
 t.test('Redis away: recording never throws, the report route answers 503, and counting resumes by itself', { skip: redisSkip(true) }, async (t) => {
   const redis = await startRedis(t, true);
-  const app = await build(t, { redisUrl: redis.url, demandToken: 'redis-demand-token-0123456789' });
+  const app = await build(t, { redisUrl: redis.url, demandSecret: SECRET, demandToken: 'redis-demand-token-0123456789' });
   const auth = { authorization: 'Bearer redis-demand-token-0123456789' };
   await redis.stop();
   const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_sources', arguments: { query: 'sourdough bread starter' }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } };
@@ -93,5 +95,28 @@ t.test('Redis away: recording never throws, the report route answers 503, and co
 
 t.test('an unreachable Redis at start is RedisUnreachable', async (t) => {
   const port = await freePort();
-  await t.rejects(RedisDemandStore.connect({ url: `redis://127.0.0.1:${port}`, minClients: 5, windowDays: 30, itemsPerDay: 10 }), RedisUnreachable);
+  await t.rejects(RedisDemandStore.connect({ url: `redis://127.0.0.1:${port}`, secret: SECRET, minClients: 5, windowDays: 30, itemsPerDay: 10 }), RedisUnreachable);
+});
+
+t.test('a k raised since shows nothing that only reached the old k', { skip: redisSkip() }, async (t) => {
+  const redis = await startRedis(t);
+  const low = await store(t, redis.url);
+  for (const c of clients(8)) low.record(asked('sourdough bread starter'), c);
+  t.ok((await low.snapshot()).items.length > 0, 'shown at k = 5');
+  const high = await RedisDemandStore.connect({ url: redis.url, secret: SECRET, minClients: 20, windowDays: 30, itemsPerDay: 1000 });
+  t.teardown(() => high.close());
+  t.same((await high.snapshot()).items, [], 'the same counts at k = 20: nothing');
+});
+
+t.test('REDIS_URL without DEMAND_SECRET: counts stay in memory, and the log says so', { skip: redisSkip() }, async (t) => {
+  const redis = await startRedis(t);
+  const lines: string[] = [];
+  const app = await buildApp({ ...testConfig({ redisUrl: redis.url, demandToken: 'redis-demand-token-0123456789' }), logLevel: 'warn' }, { logStream: { write: (line: string) => void lines.push(line) } });
+  t.teardown(() => app.close());
+  t.ok(lines.some((l) => /demand counts stay in this process's memory .*REDIS_URL is set but DEMAND_SECRET is not/.test(l)), 'one warning at start');
+  const report = (await app.inject({ method: 'GET', url: '/demand', headers: { authorization: 'Bearer redis-demand-token-0123456789' } })).json();
+  t.equal(report.store, 'memory');
+  const direct = new Redis(redis.url);
+  t.teardown(() => direct.disconnect());
+  t.same(await direct.keys('3gs:demand:*'), [], 'nothing of the demand signal in Redis');
 });
