@@ -12,7 +12,7 @@
 const INTENT_WORDS: ReadonlySet<string> = new Set([
   'price', 'prices', 'pricing', 'priced', 'cost', 'costs', 'cheapest', 'deal', 'deals', 'sale', 'sales',
   'discount', 'discounts', 'coupon', 'coupons', 'purchase', 'jobs', 'salary', 'salaries', 'hiring',
-  'wage', 'wages', 'hourly', 'nearby', 'hire',
+  'wage', 'wages', 'hourly', 'nearby', 'hire', 'openings', 'careers', 'news', 'headlines',
 ]);
 
 /** How "near me" is kept: one token no stemmer or word list produces, matched the same way in a category's text. */
@@ -23,9 +23,20 @@ export function asksNearMe(text: string): boolean {
   return /(?:^| )near me(?: |$)/.test(text);
 }
 
-/** The query's intent words, as written; "near me" counts as one ("near" alone is a place word: "go near his bowl"). */
-export function intentWordsOf(words: readonly string[], text: string): string[] {
+/**
+ * A price ceiling ("under $1000", "for less than £30") asks for a product at a price, as "price"
+ * does. Not any amount: "$60,000 in my 401k" and "a £900 sofa arrived broken" describe the
+ * asker's situation. Read before folding, which drops the currency signs.
+ */
+const PRICE_CEILING = /\b(?:under|below|less than|cheaper than|up to|max(?:imum)?)\s+(?:[$£€¥₹]\s?\d|\d[\d,.]*\s?(?:usd|eur|gbp|dollars?|euros?|pounds?|bucks)\b)/i;
+
+/**
+ * The query's intent words, as written; "near me" counts as one ("near" alone is a place word: "go
+ * near his bowl"), and a price ceiling as "price". `unfolded`: the query before folding.
+ */
+export function intentWordsOf(words: readonly string[], text: string, unfolded = ''): string[] {
   const found = words.filter((w) => INTENT_WORDS.has(w));
   if (asksNearMe(text)) found.push(NEAR_ME);
+  if (PRICE_CEILING.test(unfolded) && !found.includes('price')) found.push('price');
   return found;
 }

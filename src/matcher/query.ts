@@ -53,7 +53,7 @@ export function prepareQuery(query: string): PreparedQuery {
   const oneWord = words.length === 1 && !/\S\s+\S/.test(text.trim());
   const stems = words.map(stem);
   const capitals = capitalizedEverydayWords(unfolded).filter((c) => stems.includes(c));
-  const intents = intentWordsOf(words, text).map((w) => (w === NEAR_ME ? w : stem(w)));
+  const intents = intentWordsOf(words, text, unfolded).map((w) => (w === NEAR_ME ? w : stem(w)));
   const phraseWords = soft ? phraseTokens.map(stem) : [];
   return { tooLong: false, text, words, stems, key: words.join(' '), oneWord, capitals, intents, phraseWords };
 }

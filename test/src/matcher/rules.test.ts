@@ -99,6 +99,12 @@ t.test('a question about prices, a shop near me or jobs is declined unless the c
   }
   t.match(matcher.match('fair prices for a used car with a vehicle history report'), { kind: 'match', slug: 'used-car-buying' }, 'a category about prices explains the word');
   t.match(matcherWith({ intentWeight: 0 }).match('telescope prices this week'), { kind: 'match', slug: 'amateur-astronomy' }, 'weighted 0, the word counts as any unknown word');
+  // Session 3: news and job openings are current events and listings, not a guide's matter; a price ceiling asks for a product at a price.
+  for (const query of ['amateur astronomy news this week', 'planetarium careers and openings', 'a dobsonian telescope under $400']) {
+    t.match(matcher.match(query), { kind: 'no-match' }, query);
+  }
+  t.match(matcher.match('I paid $400 for my dobsonian telescope and the views are blurry'), { kind: 'match', slug: 'amateur-astronomy' }, 'an amount that describes the asker\'s situation is no price ceiling');
+  t.match(matcherWith({ intentWeight: 0 }).match('a dobsonian telescope under $400'), { kind: 'match', slug: 'amateur-astronomy' }, 'weighted 0, the ceiling counts for nothing');
 });
 
 t.test('in a short query, a category that explains fewer than half of the words is scaled down', async (t) => {
