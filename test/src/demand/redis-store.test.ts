@@ -84,7 +84,8 @@ t.test('Redis away: recording never throws, the report route answers 503, and co
   t.match(down.json().message, /cannot be read right now/);
   await redis.start();
   let report: { totals: { requests: number } } | undefined;
-  for (let i = 0; i < 100 && report === undefined; i++) {
+  // The client reconnects by itself (every 2 s at most): up to 30 s, for a loaded machine.
+  for (let i = 0; i < 300 && report === undefined; i++) {
     await new Promise((r) => setTimeout(r, 100));
     await app.inject({ method: 'POST', url: '/mcp', headers, payload: JSON.stringify(call), remoteAddress: '10.0.0.2' });
     const r = await app.inject({ method: 'GET', url: '/demand', headers: auth });
