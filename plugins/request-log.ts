@@ -1,17 +1,17 @@
 import fp from 'fastify-plugin';
 import { rpcSummary } from '../src/mcp/rpc-summary.js';
 
-/**
- * One log line per request, written when the reply is done, carrying the request id (pino
- * adds it), the JSON-RPC method and the tool. Headers and arguments are never logged: they
- * may carry session ids, tokens or what a user asked.
- */
 /** The path without its query string: the page's search (`/?q=`) is what someone asked, never logged. */
 function pathOf(url: string): string {
   const q = url.indexOf('?');
   return q === -1 ? url : `${url.slice(0, q)}?…`;
 }
 
+/**
+ * One log line per request, written when the reply is done, carrying the request id (pino
+ * adds it), the JSON-RPC method and the tool. Headers and arguments are never logged: they
+ * may carry session ids, tokens or what a user asked.
+ */
 export const requestLog = fp(
   async (app) => {
     // Callback hooks, not async ones: every request pays for them, and a promise per hook shows in a profile.

@@ -25,12 +25,10 @@ export type Outcome = (typeof OUTCOMES)[number];
  * the closest category does not know and the query itself, for a near-miss; a scope entry that
  * turned a query away.
  */
-export const ITEM_KINDS = ['term', 'phrase', 'query', 'near-word', 'near-query', 'scope'] as const;
-export type ItemKind = (typeof ITEM_KINDS)[number];
+export type ItemKind = 'term' | 'phrase' | 'query' | 'near-word' | 'near-query' | 'scope';
 
 /** The counts anyone may see: how often each outcome happened and each category answered or came close. */
-export const TOTAL_KINDS = ['outcome', 'answered', 'near', 'scope'] as const;
-export type TotalKind = (typeof TOTAL_KINDS)[number];
+export type TotalKind = 'outcome' | 'answered' | 'near' | 'scope';
 
 /** Parts of an item or total key: a separator no normalised word or slug holds. */
 export const SEP = '\u001f';
@@ -59,7 +57,7 @@ export const MAX_WORD_LENGTH = 24;
 /** The words of a normalised query kept for the whole-query item: enough to recognise it, and a bound on its size. */
 export const MAX_QUERY_WORDS = 6;
 
-const key = (...parts: string[]) => parts.join(SEP);
+const key = (kind: ItemKind | TotalKind, ...parts: string[]) => [kind, ...parts].join(SEP);
 
 /** The outcome of a query that never reached a registry's categories (no words, too long). */
 function outcomeOf(outcome: MatchOutcome): Outcome {

@@ -45,16 +45,21 @@ export function clientKey(address: string): string {
   return `${groups.slice(0, 4).map((g) => Number.parseInt(g, 16).toString(16)).join(':')}::/64`;
 }
 
-/** The salt of the current day, replaced (and the old one dropped) when the day changes. Memory only. */
+/**
+ * The salt of the current day, replaced (and the old one dropped) when the day changes: random by
+ * default (memory only), or made from the day by `make` (replicas that must agree).
+ */
 export class DailySalt {
   #day = -1;
   #salt = '';
+
+  constructor(private readonly make: (day: number) => string = newSalt) {}
 
   /** The bucket of the client at `address` on `day`. */
   bucket(day: number, address: string): number {
     if (day !== this.#day) {
       this.#day = day;
-      this.#salt = newSalt();
+      this.#salt = this.make(day);
     }
     return bucketOf(this.#salt, clientKey(address));
   }

@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
-import { Redis } from 'ioredis';
-import { RedisUnreachable } from '../sessions/redis.js';
+import type { Redis } from 'ioredis';
+import { openRedis } from '../sessions/redis.js';
 import type { Asked } from './asked.js';
-import { bucketOf, clientKey, DAY_MS, dayOf } from './client-bucket.js';
+import { DAY_MS, DailySalt, dayOf } from './client-bucket.js';
 import type { DemandLimits, DemandStore, ShownItem, Snapshot } from './store.js';
 
 export interface RedisDemandOptions extends DemandLimits {
@@ -90,6 +90,11 @@ export class RedisDemandStore implements DemandStore {
   readonly #prefix: string;
   readonly #now: () => number;
   readonly #secret: string;
+  /**
+   * The salt of a day, the same on every replica: derived from the secret and the day, so that it
+   * needs no key in Redis, changes every day, and no day's salt tells another's.
+   */
+  readonly #salt: DailySalt;
   #pending = new Map<number, Pending>();
   #pendingItems = 0;
   #flushing: Promise<void> = Promise.resolve();
@@ -101,50 +106,18 @@ export class RedisDemandStore implements DemandStore {
     this.#prefix = options.prefix ?? '3gs:demand:';
     this.#now = options.now ?? Date.now;
     this.#secret = options.secret;
+    this.#salt = new DailySalt((day) => createHmac('sha256', options.secret).update(`salt ${day}`).digest('hex'));
     this.#timer = setInterval(() => void this.flush(), options.flushMs ?? 1000);
     this.#timer.unref();
   }
 
   /** Connects, or throws RedisUnreachable. */
   static async connect(options: RedisDemandOptions): Promise<RedisDemandStore> {
-    const url = new URL(options.url);
-    const redis = new Redis(options.url, {
-      lazyConnect: true,
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      commandTimeout: 2000,
-      connectTimeout: 5000,
-      retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
-    });
+    // The session store's connection tells the operator of outages; this one is quiet.
+    const { redis } = await openRedis(options.url);
     redis.defineCommand('threegsDemandRecord', { numberOfKeys: 0, lua: RECORD });
-    let lastError: { code?: string } | undefined;
-    // The session store's connection tells the operator of outages; this one only keeps the reason.
-    redis.on('error', (err: { code?: string }) => (lastError = err));
-    try {
-      await redis.connect();
-      await redis.ping();
-      return new RedisDemandStore(redis as Redis & DemandScripts, options);
-    } catch (err) {
-      redis.disconnect();
-      throw new RedisUnreachable(`${url.hostname}:${url.port || '6379'}`, lastError?.code ?? (err as Error).message);
-    }
+    return new RedisDemandStore(redis as Redis & DemandScripts, options);
   }
-
-  /**
-   * The salt of a day, the same on every replica: derived from the secret and the day, so that it
-   * needs no key in Redis, changes every day, and no day's salt tells another's.
-   */
-  #salt(day: number): string {
-    let salt = this.#salts.get(day);
-    if (salt === undefined) {
-      this.#salts.clear();
-      salt = createHmac('sha256', this.#secret).update(`salt ${day}`).digest('hex');
-      this.#salts.set(day, salt);
-    }
-    return salt;
-  }
-
-  readonly #salts = new Map<number, string>();
 
   record(asked: Asked, client: string): void {
     const today = dayOf(this.#now());
@@ -152,7 +125,7 @@ export class RedisDemandStore implements DemandStore {
     if (day === undefined) this.#pending.set(today, (day = { totals: new Map(), items: new Map() }));
     for (const t of asked.totals) day.totals.set(t, (day.totals.get(t) ?? 0) + 1);
     if (asked.items.length === 0) return;
-    const bucket = bucketOf(this.#salt(today), clientKey(client));
+    const bucket = this.#salt.bucket(today, client);
     for (const key of asked.items) {
       let item = day.items.get(key);
       if (item === undefined) {

@@ -1,6 +1,6 @@
 import { OUTCOMES, SEP, type Outcome } from './asked.js';
 import { dateOf } from './client-bucket.js';
-import type { ShownItem, Snapshot } from './store.js';
+import type { Snapshot } from './store.js';
 
 /** What GET /demand answers and `three-good-sources demand` prints: only what k distinct clients asked. */
 export interface DemandReport {
@@ -173,6 +173,3 @@ export function formatReport(report: DemandReport): string {
   for (const s of report.scopeRefusals) lines.push(`  ${s.name} (${s.slug}), entry ${counted(s)}`);
   return `${lines.join('\n')}\n`;
 }
-
-/** Shown items of a snapshot, for tests and tools that read one kind. */
-export const itemsOfKind = (snapshot: Snapshot, kind: string): ShownItem[] => snapshot.items.filter((i) => i.key.startsWith(`${kind}${SEP}`));

@@ -2,6 +2,7 @@ import type { Asked } from './asked.js';
 import { MemoryDemandStore } from './memory-store.js';
 import { RedisDemandStore } from './redis-store.js';
 import { itemsPerDay } from './store.js';
+import { dayOf } from './client-bucket.js';
 import { buildReport, type DemandReport } from './report.js';
 import type { DemandStore } from './store.js';
 
@@ -42,7 +43,7 @@ export class DemandSignal {
   /** The report for the curator; `names`: this registry's category names by slug. */
   async report(names: ReadonlyMap<string, string>): Promise<DemandReport> {
     const { minClients, windowDays } = this.#settings;
-    const today = Math.floor(Date.now() / 86_400_000);
+    const today = dayOf(Date.now());
     const snapshot = this.#store === undefined ? { fromDay: today - windowDays + 1, toDay: today, totals: {}, items: [] } : await this.#store.snapshot();
     return buildReport(snapshot, { recording: this.recording, store: this.#store?.kind ?? 'none', minClients, windowDays, names });
   }
@@ -69,8 +70,6 @@ export interface DemandOptions extends DemandSettings {
   /** With REDIS_URL and DEMAND_SECRET, counts are shared by the replicas and kept across restarts. */
   readonly redisUrl?: string | undefined;
   readonly secret?: string | undefined;
-  readonly itemsPerDay?: number;
-  readonly now?: () => number;
 }
 
 /**
@@ -80,7 +79,7 @@ export interface DemandOptions extends DemandSettings {
  */
 export async function createDemandSignal(options: DemandOptions): Promise<DemandSignal> {
   if (!options.recording) return new DemandSignal(undefined, options);
-  const limits = { minClients: options.minClients, windowDays: options.windowDays, itemsPerDay: options.itemsPerDay ?? itemsPerDay(options.windowDays), ...(options.now ? { now: options.now } : {}) };
+  const limits = { minClients: options.minClients, windowDays: options.windowDays, itemsPerDay: itemsPerDay(options.windowDays) };
   const store =
     options.redisUrl === undefined || options.secret === undefined
       ? new MemoryDemandStore(limits)

@@ -4,7 +4,7 @@
  * O(1). When full, a new item takes the place of one with the least count and inherits that count
  * as its possible error; any item asked more often than total/capacity times is guaranteed to be
  * kept. Written here because no maintained package keeps per-item data beside the count (each
- * item carries its client buckets, see demand-store.ts); `bloom-filters`' TopK keeps counts only.
+ * item carries its client buckets, see memory-store.ts); `bloom-filters`' TopK keeps counts only.
  */
 export interface Counted {
   readonly key: string;

@@ -25,6 +25,38 @@ export class RedisUnreachable extends StartupError {
   }
 }
 
+/** What ioredis last reported as an error (it reports every failed reconnect): the reason told to the operator. */
+export interface LastRedisError {
+  last: { code?: string; message?: string } | undefined;
+}
+
+/**
+ * A connected ioredis client as the stores use it: commands fail fast while Redis is away (no
+ * offline queue) and the client reconnects by itself, every 2 s at most. Throws RedisUnreachable,
+ * naming the host and never the password, when start-up cannot reach Redis.
+ */
+export async function openRedis(url: string, connectTimeoutMs = 5000): Promise<{ redis: Redis; errors: LastRedisError }> {
+  const { hostname, port } = new URL(url);
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: 2000,
+    connectTimeout: connectTimeoutMs,
+    retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+  });
+  const errors: LastRedisError = { last: undefined };
+  redis.on('error', (err: { code?: string; message?: string }) => (errors.last = err));
+  try {
+    await redis.connect();
+    await redis.ping();
+  } catch (err) {
+    redis.disconnect();
+    throw new RedisUnreachable(`${hostname}:${port || '6379'}`, errors.last?.code ?? (err as { code?: string }).code ?? (err as Error).message);
+  }
+  return { redis, errors };
+}
+
 /**
  * A clock shared by every replica and strictly increasing: Redis's own TIME in microseconds,
  * or one more than the last value handed out. Two sessions created in the same microsecond (or
@@ -108,31 +140,11 @@ export class RedisSessionStore implements SessionStore {
 
   /** Connects, or throws RedisUnreachable: a server that cannot keep sessions must not start. */
   static async connect(options: RedisSessionOptions): Promise<RedisSessionStore> {
-    const url = new URL(options.url);
-    const where = `${url.hostname}:${url.port || '6379'}`;
-    const redis = new Redis(options.url, {
-      lazyConnect: true,
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      commandTimeout: 2000,
-      connectTimeout: options.connectTimeoutMs ?? 5000,
-      // Keep trying forever, at most every 2 s: the server recovers by itself when Redis returns.
-      retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
-    });
+    // The server recovers by itself when Redis returns; the operator is told once per outage, not once per retry.
+    const { redis, errors } = await openRedis(options.url, options.connectTimeoutMs);
     redis.defineCommand('threegsCreate', { numberOfKeys: 3, lua: CREATE });
     redis.defineCommand('threegsTouch', { numberOfKeys: 3, lua: TOUCH });
     redis.defineCommand('threegsCount', { numberOfKeys: 2, lua: COUNT });
-    // ioredis reports every failed reconnect as an 'error' event: remember the last reason, and
-    // tell the operator once per outage, not once per retry.
-    let lastError: { code?: string; message?: string } | undefined;
-    redis.on('error', (err: { code?: string; message?: string }) => (lastError = err));
-    try {
-      await redis.connect();
-      await redis.ping();
-    } catch (err) {
-      redis.disconnect();
-      throw new RedisUnreachable(where, lastError?.code ?? (err as { code?: string }).code ?? (err as Error).message);
-    }
     const store = new RedisSessionStore(redis as Redis & SessionScripts, options);
     const report = options.onAvailability;
     if (report !== undefined) {
@@ -140,10 +152,10 @@ export class RedisSessionStore implements SessionStore {
       redis.on('close', () => {
         if (!available || store.#closing) return;
         available = false;
-        report({ available: false, reason: lastError?.code ?? 'connection closed' });
+        report({ available: false, reason: errors.last?.code ?? 'connection closed' });
       });
       redis.on('ready', () => {
-        lastError = undefined;
+        errors.last = undefined;
         if (available) return;
         available = true;
         report({ available: true });
