@@ -6,8 +6,8 @@ import { FUNCTION_WORDS, SOFT_STOP_WORDS } from './stop-words.js';
 export const MAX_NORMALIZED_LENGTH = 1000;
 
 /**
- * Content words read per query: about twice the longest agent request in the labelled sets
- * (17), so that no query costs many times another.
+ * Content words read per query, so that no query costs many times another. A request longer than
+ * this is read by its first and last halves (see prepareQuery).
  */
 export const MAX_CONTENT_WORDS = 32;
 
@@ -39,18 +39,28 @@ export function prepareQuery(query: string): PreparedQuery {
   const unfolded = unfold(query);
   const text = foldUnfolded(unfolded);
   if (text.length > MAX_NORMALIZED_LENGTH) return { tooLong: true, text: '', words: [], stems: [], key: '', oneWord: false, capitals: [], intents: [], phraseWords: [] };
-  // A real request names its topic in its first few dozen words; the rest would only add cost.
   // One pass over the tokens: the content words, and the words a curator's phrase may hold.
   const words: string[] = [];
   const phraseTokens: string[] = [];
   let soft = false;
+  // A long request gives its background first and asks its question last ("... she wants to know
+  // whether to defer"): past MAX_CONTENT_WORDS, the first half is kept and the rest of the budget
+  // goes to the last words, kept in a ring so that the cost stays bounded.
+  const head = MAX_CONTENT_WORDS >> 1;
+  const tail: string[] = [];
+  let seen = 0;
   for (const w of text === '' ? [] : text.split(' ')) {
     if (w.length < 2 || FUNCTION_WORDS.has(w)) continue;
     if (phraseTokens.length < 2 * MAX_CONTENT_WORDS) phraseTokens.push(w);
     if (SOFT_STOP_WORDS.has(w)) soft = true;
-    else if (words.length < MAX_CONTENT_WORDS) words.push(w);
+    else if (words.length < head) words.push(w);
+    else tail[seen++ % (MAX_CONTENT_WORDS - head)] = w;
   }
-  const oneWord = words.length === 1 && !/\S\s+\S/.test(text.trim());
+  const rest = MAX_CONTENT_WORDS - head;
+  for (let i = Math.max(0, seen - rest); i < seen; i++) words.push(tail[i % rest]!);
+  // One word as typed, or one word typed over and over ("work work work"): a word repeated says no more.
+  const tokens = text.trim() === '' ? [] : text.trim().split(/\s+/);
+  const oneWord = words.length > 0 && tokens.every((t) => t === words[0]);
   const stems = words.map(stem);
   const capitals = capitalizedEverydayWords(unfolded).filter((c) => stems.includes(c));
   const intents = intentWordsOf(words, text, unfolded).map((w) => (w === NEAR_ME ? w : stem(w)));

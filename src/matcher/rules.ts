@@ -70,6 +70,11 @@ export interface MatcherRules {
   /** Each further word of the leader lowers it by this much more, to at most `broadEvidenceMaxDiscount`. */
   readonly broadEvidencePerWord: number;
   readonly broadEvidenceMaxDiscount: number;
+  /**
+   * A request of at least this many content words (read as in `considered`: known, unknown and
+   * names) is a long request with background; see `longRequestBackground`.
+   */
+  readonly longRequestWords: number;
 
   // Switches (turned off one at a time by the ablation).
   /**
@@ -94,6 +99,13 @@ export interface MatcherRules {
    * category when the whole phrase is in the query: the curator chose that word.
    */
   readonly stopWordsInPhrases: boolean;
+  /**
+   * In a long request most words are background (the asker's job, family, town, what was tried),
+   * and background words land in one category or another by chance: the words that belong to
+   * other categories weigh against a category by the square root of their number, as unknown
+   * words do, not one by one. A short query's words were all chosen and still count one by one.
+   */
+  readonly longRequestBackground: boolean;
   /** Typos are corrected into a keyword's everyday words too ("batery" is "battery"), never into its coined names. */
   readonly correctIntoKeywords: boolean;
 }
@@ -120,6 +132,7 @@ export const RULES: MatcherRules = Object.freeze({
   broadEvidenceDiscount: 0.1,
   broadEvidencePerWord: 0.02,
   broadEvidenceMaxDiscount: 0.2,
+  longRequestWords: 16,
   contextNeedsStrongerEvidence: true,
   oneWordNeedsName: true,
   oneEverydayWordIsVague: true,
@@ -128,6 +141,7 @@ export const RULES: MatcherRules = Object.freeze({
   scopeEntries: true,
   slugOrNameAsks: true,
   stopWordsInPhrases: true,
+  longRequestBackground: true,
   correctIntoKeywords: true,
 });
 

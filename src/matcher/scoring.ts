@@ -346,10 +346,12 @@ export function createScorer(ix: MatcherIndex, rules: MatcherRules, spelling: ()
       const perUnknown = strong.size > 0 || (shared > 1 && evidence >= 2 * rarest) ? rules.unknownWeightStrong : rules.unknownWeightWeak;
       let intent = 0;
       for (const s of intents) if (!keywords[id]!.all.has(s)) intent++;
-      // Long requests carry more context words: their weight grows with the square root of their number.
+      // Long requests carry more context words: their weight grows with the square root of their
+      // number (unknown words always; in a long request, other categories' words too).
+      const others = hits.size - shared;
+      const elsewhere = rules.longRequestBackground && considered >= rules.longRequestWords && others > 1 ? (total - own) / Math.sqrt(others) : total - own;
       const against =
-        total -
-        own +
+        elsewhere +
         Math.sqrt(unknown) * perUnknown * rarest +
         Math.sqrt(unnamed) * (strong.size > 0 ? rules.nameWeightNamed : rules.nameWeightUnnamed) * rarest +
         intent * rules.intentWeight * rarest;
@@ -380,9 +382,10 @@ export function createScorer(ix: MatcherIndex, rules: MatcherRules, spelling: ()
     const declineCandidates = [...candidates];
     for (const { slug, score } of nearby) if (declineCandidates.length < MAX_CANDIDATES && !declineCandidates.some((d) => d.slug === slug)) declineCandidates.push(Object.freeze({ slug, score }));
     // One word that is, or was read as, an everyday word ("keys", "kyes"): too vague if it is the whole query.
-    const only = words.length === 1 ? hits.values().next().value : undefined;
+    const single = distinct === 1 && words.every((w) => w === words[0]);
+    const only = single ? hits.values().next().value : undefined;
     // A word in capitals the curator writes so too ("STRIDE") is a name, not an everyday word.
-    const vague = words.length === 1 && capitals.length === 0 && (isEverydayWord(words[0]!) || (only?.spelling !== undefined && isEverydayWord(only.spelling)));
+    const vague = single && capitals.length === 0 && (isEverydayWord(words[0]!) || (only?.spelling !== undefined && isEverydayWord(only.spelling)));
     // The query names the leader and not the runner-up: a word of the leader's name, or one of its
     // keywords, that the runner-up's own words (name, description, tags) do not use ("rust" in
     // "write a web api in rust"). A word both describe themselves with ("security") names neither.

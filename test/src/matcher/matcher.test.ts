@@ -118,6 +118,8 @@ t.test('one everyday word alone is too vague to answer; a name alone, or the sam
   t.match(matcher.match('learn rust'), { kind: 'match', slug: 'rust-learning' }, 'one content word, but a request');
   t.match(matcher.match('password manager'), { kind: 'match', slug: 'password-management' });
   t.match(matcher.match('nips'), { kind: 'no-match', reason: 'too-vague' }, 'an everyday word that is also a keyword is still one everyday word');
+  t.match(matcher.match('email email email email email email email email'), { kind: 'no-match', reason: 'too-vague' }, 'one everyday word typed over and over is still one word');
+  t.match(matcher.match('zigbee zigbee zigbee'), { kind: 'match', slug: 'home-automation-private' }, 'a name repeated is still a name');
 });
 
 t.test('typos: a swap of two letters is read in a four-letter word without using the lookup budget; never into a keyword, never by letters added to a registry word', async (t) => {
@@ -273,10 +275,12 @@ t.test('a query is normalised before it is measured: what unfolds past 1,000 cha
   t.equal(normalizeText('bit\u200bcoin \ufb01le \u2177'), 'bitcoin file viii');
 });
 
-t.test('only the first 32 content words of a query are read', async (t) => {
+t.test('a long query is read by its first 16 and its last 16 content words: the background in between is not read', async (t) => {
   const filler = Array.from({ length: 32 }, (_, i) => `zq${String.fromCharCode(97 + (i % 26))}${i}`).join(' ');
-  t.match(matcher.match(`run a bitcoin full node ${filler}`), { kind: 'match', slug: 'bitcoin-node-setup' });
-  t.match(matcher.match(`${filler} run a bitcoin full node`), { kind: 'no-match' }, 'words past the 32nd are not read');
+  const half = filler.split(' ').slice(0, 16).join(' ');
+  t.match(matcher.match(`run a bitcoin full node ${filler}`), { kind: 'match', slug: 'bitcoin-node-setup' }, 'asked first');
+  t.match(matcher.match(`${filler} run a bitcoin full node`), { kind: 'match', slug: 'bitcoin-node-setup' }, 'asked last, after the background');
+  t.match(matcher.match(`${half} run a bitcoin full node ${filler}`), { kind: 'no-match' }, 'words between the 16th and the last 16 are not read');
 });
 
 t.test('a query in other case and punctuation is ranked alike, and remembered rankings cannot be damaged', async (t) => {

@@ -174,3 +174,12 @@ t.test('the more distinct words of the leader a long request holds, the lower th
   t.equal(needed(RULES.broadEvidenceWords + 2), round(RULES.threshold - RULES.broadEvidenceDiscount - 2 * RULES.broadEvidencePerWord));
   t.equal(needed(40), round(RULES.threshold - RULES.broadEvidenceMaxDiscount), 'never below the floor');
 });
+
+t.test("in a long request, other topics' words are background: they weigh by the square root of their number; turned off, one by one", async (t) => {
+  // Knitting, trails, coffee and a car are the asker's life; the question is the telescope's.
+  const request =
+    'My user is a retired teacher who knits in the evenings, walks a trail most mornings, drinks coffee from a grinder her son gave her and drives an old car. She was given a telescope for her birthday and would like to know how to find the Andromeda galaxy.';
+  t.match(matcher.match(request), { kind: 'match', slug: 'amateur-astronomy' });
+  t.match(matcherWith({ longRequestBackground: false }).match(request), { kind: 'no-match', reason: 'below-threshold' }, 'one by one, the background outweighs the question');
+  t.match(matcher.match('knits coffee grinder old car telescope'), { kind: 'no-match' }, 'a short query chose every word: they still count one by one');
+});
