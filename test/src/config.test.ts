@@ -33,13 +33,13 @@ function problemsFor(env: Record<string, string>): string {
 
 const CONFLICTING = { PORT: '4444', HOST: '10.1.2.3', LOG_LEVEL: 'loud', MATCH_THRESHOLD: '7' };
 
-t.test('defaults: 127.0.0.1:3000, the shipped registry, info logs, threshold 0.45', async (t) => {
+t.test('defaults: 127.0.0.1:3000, the shipped registry, info logs, threshold 0.5', async (t) => {
   const c = withProcessEnv(CONFLICTING, () => loadConfig({}));
   t.equal(c.host, '127.0.0.1');
   t.equal(c.port, 3000);
   t.match(c.registryPath, /registry\.json$/);
   t.equal(c.logLevel, 'info');
-  t.equal(c.matchThreshold, 0.45);
+  t.equal(c.matchThreshold, 0.5);
   t.equal(c.matchThreshold, DEFAULT_THRESHOLD, "the matcher's own default");
   t.same(c.allowedOrigins, []);
   t.equal(c.sessionTtlMs, 30 * 60 * 1000);
@@ -50,7 +50,7 @@ t.test('defaults: 127.0.0.1:3000, the shipped registry, info logs, threshold 0.4
 t.test('empty and blank variables take their defaults, whatever process.env holds', async (t) => {
   // As compose files and systemd units leave them: PORT= or PORT="  ".
   const c = withProcessEnv(CONFLICTING, () => loadConfig({ PORT: '', HOST: '   ', LOG_LEVEL: '\t', MATCH_THRESHOLD: ' ', PID_FILE: '' }));
-  t.same([c.port, c.host, c.logLevel, c.matchThreshold, c.pidFile], [3000, '127.0.0.1', 'info', 0.45, undefined]);
+  t.same([c.port, c.host, c.logLevel, c.matchThreshold, c.pidFile], [3000, '127.0.0.1', 'info', 0.5, undefined]);
   t.equal(withProcessEnv(CONFLICTING, () => loadConfig({ PORT: ' 8080 ' })).port, 8080, 'values are trimmed');
 });
 

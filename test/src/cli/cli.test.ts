@@ -276,10 +276,10 @@ t.test('check --query: what the matcher answers on the candidate file, and the w
   t.match(found.out, /^runner-up: [a-z-]+ \(score \d\.\d{3}, margin \d\.\d{3}\)$/m);
   t.match(found.out, /^words for it: .*bitcoin \d+\.\d\d.*nodde \(read as node\) \d+\.\d\d/m);
   const declined = await cli('check', SHIPPED_REGISTRY, '--query', 'bitcoin price prediction');
-  t.match(declined.out, /^no match: below the threshold 0\.45; closest: none$/m);
+  t.match(declined.out, /^no match: below the threshold 0\.5; closest: none$/m);
   t.match(declined.out, /^out of scope: bitcoin-node-setup \(not about "price"\)$/m, "the curator's scope statement decided it");
   const weak = await cli('check', SHIPPED_REGISTRY, '--query', 'bitcoin prediction markets');
-  t.match(weak.out, /^no match: below the threshold 0\.45; closest: bitcoin-node-setup \(score \d\.\d{3}\)$/m);
+  t.match(weak.out, /^no match: below the threshold 0\.5; closest: bitcoin-node-setup \(score \d\.\d{3}\)$/m);
   t.match(weak.out, /^words no category knows \(against every category\): prediction, markets$/m);
   const vague = await cli('check', SHIPPED_REGISTRY, '--query', 'security');
   t.match(vague.out, /^no match: a single everyday word, too vague to answer; closest: [a-z-]+ \(score \d\.\d{3}\)$/m);

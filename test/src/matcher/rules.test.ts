@@ -103,7 +103,7 @@ t.test('a question about prices, a shop near me or jobs is declined unless the c
   for (const query of ['amateur astronomy news this week', 'planetarium careers and openings', 'a dobsonian telescope under $400']) {
     t.match(matcher.match(query), { kind: 'no-match' }, query);
   }
-  t.match(matcher.match('I paid $400 for my dobsonian telescope and the views are blurry'), { kind: 'match', slug: 'amateur-astronomy' }, 'an amount that describes the asker\'s situation is no price ceiling');
+  t.match(matcher.match('I paid $400 for my dobsonian telescope and the planets look blurry'), { kind: 'match', slug: 'amateur-astronomy' }, 'an amount that describes the asker\'s situation is no price ceiling');
   t.match(matcherWith({ intentWeight: 0 }).match('a dobsonian telescope under $400'), { kind: 'match', slug: 'amateur-astronomy' }, 'weighted 0, the ceiling counts for nothing');
 });
 
@@ -178,7 +178,7 @@ t.test('the more distinct words of the leader a long request holds, the lower th
 t.test("in a long request, other topics' words are background: they weigh by the square root of their number; turned off, one by one", async (t) => {
   // Knitting, trails, coffee and a car are the asker's life; the question is the telescope's.
   const request =
-    'My user is a retired teacher who knits in the evenings, walks a trail most mornings, drinks coffee from a grinder her son gave her and drives an old car. She was given a telescope for her birthday and would like to know how to find the Andromeda galaxy.';
+    'She knits in the evenings, walks a trail most mornings, drinks coffee from a grinder, drives an old car and sings in a choir; now she was given a telescope and wants to know how to find the Andromeda galaxy.';
   t.match(matcher.match(request), { kind: 'match', slug: 'amateur-astronomy' });
   t.match(matcherWith({ longRequestBackground: false }).match(request), { kind: 'no-match', reason: 'below-threshold' }, 'one by one, the background outweighs the question');
   t.match(matcher.match('knits coffee grinder old car telescope'), { kind: 'no-match' }, 'a short query chose every word: they still count one by one');
