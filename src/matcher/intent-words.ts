@@ -1,9 +1,11 @@
 /**
- * Words that ask for a transaction rather than knowledge: buying and prices, a provider near the
- * asker, a job. A curated source teaches or documents a topic; a question about where to buy,
- * what it costs this week, who is hiring or which shop is near is served by a shop, a map or a job
- * board. The list is general English, the same for every registry; a category whose own text uses
- * the word (a topic about buying a used car, about salaries) explains it, and it counts for nothing.
+ * Words that ask for something other than knowledge of the topic: buying and prices, a provider
+ * near the asker, a job or its pay, news, a film, show or record of the same name. A curated
+ * source teaches or documents a topic; a question about where to buy, what it costs this week, who
+ * is hiring, what a job pays, what happened today or who is in a film is served by a shop, a map, a
+ * job board, a newspaper or a film database. The list is general English, the same for every
+ * registry; a category whose own text uses the word (a topic about buying a used car, about
+ * salaries, about making films) explains it, and it counts for nothing.
  *
  * Left out on purpose, because on-topic questions use them as often as shoppers do: "buy" ("which
  * telescope should I buy first"), "cheap" ("a cheap VPS"), "job" ("my job"), "shop" and "store"
@@ -12,8 +14,22 @@
 const INTENT_WORDS: ReadonlySet<string> = new Set([
   'price', 'prices', 'pricing', 'priced', 'cost', 'costs', 'cheapest', 'deal', 'deals', 'sale', 'sales',
   'discount', 'discounts', 'coupon', 'coupons', 'purchase', 'jobs', 'salary', 'salaries', 'hiring',
-  'wage', 'wages', 'hourly', 'nearby', 'hire', 'openings', 'careers', 'news', 'headlines',
+  'wage', 'wages', 'hourly', 'nearby', 'hire', 'openings', 'vacancies', 'vacancy', 'careers', 'news', 'headlines',
+  // Entertainment that shares a topic's name ("Road Trip movie cast", "road trip songs playlist").
+  'movie', 'movies', 'playlist', 'playlists', 'soundtrack', 'documentary', 'documentaries', 'netflix', 'sitcom', 'album', 'albums',
 ]);
+
+/**
+ * What a job pays, asked in plain words ("how much does a hip hop producer make a year", "how much
+ * do mastering engineers earn per track"): counts as "salary". The question ends with the verb or
+ * a unit of time or work, so "how much difference does it make in winter" or "how much
+ * magnification does my telescope make" are not read as pay; "make" and "earn" alone never are
+ * ("how to make sourdough", "earn interest on savings").
+ */
+const PAY = /\bhow much (?:do|does|did|can|could|will|would)(?: \S+){1,6}? (?:make|earn)(?: (?:a|an|per|each|every|in a) (?:year|month|week|day|hour|track|project|job|gig|shift|session)| annually| on average)?$/;
+
+/** A film's, a show's or a band's listings ("tour dates", "release date"): count as "movie", entertainment. */
+const SHOWS = /\b(?:tour dates|release date|tv show|tv series|box office)\b/;
 
 /** How "near me" is kept: one token no stemmer or word list produces, matched the same way in a category's text. */
 export const NEAR_ME = 'near me';
@@ -38,5 +54,7 @@ export function intentWordsOf(words: readonly string[], text: string, unfolded =
   const found = words.filter((w) => INTENT_WORDS.has(w));
   if (asksNearMe(text)) found.push(NEAR_ME);
   if (PRICE_CEILING.test(unfolded) && !found.includes('price')) found.push('price');
+  if (PAY.test(text) && !found.includes('salary')) found.push('salary');
+  if (SHOWS.test(text) && !found.includes('movie')) found.push('movie');
   return found;
 }

@@ -105,6 +105,16 @@ t.test('a question about prices, a shop near me or jobs is declined unless the c
   }
   t.match(matcher.match('I paid $400 for my dobsonian telescope and the planets look blurry'), { kind: 'match', slug: 'amateur-astronomy' }, 'an amount that describes the asker\'s situation is no price ceiling');
   t.match(matcherWith({ intentWeight: 0 }).match('a dobsonian telescope under $400'), { kind: 'match', slug: 'amateur-astronomy' }, 'weighted 0, the ceiling counts for nothing');
+  // Session 4: what a job pays in plain words, job vacancies, and entertainment sharing the topic's name.
+  for (const query of ['how much do dobsonian telescope makers make a year', 'dobsonian telescope factory vacancies', 'the best dobsonian telescope documentary', 'Andromeda Galaxy the band: tour dates', 'star chart tv series release date']) {
+    t.match(matcher.match(query), { kind: 'no-match' }, query);
+  }
+  for (const query of ['how much do dobsonian telescope makers make a year', 'Andromeda Galaxy the band: tour dates']) {
+    t.match(matcherWith({ intentWeight: 0 }).match(query), { kind: 'match', slug: 'amateur-astronomy' }, `weighted 0, it counts for nothing: ${query}`);
+  }
+  for (const query of ['how much magnification does my dobsonian telescope make', 'how much difference does a dobsonian telescope make at night']) {
+    t.match(matcher.match(query), { kind: 'match', slug: 'amateur-astronomy' }, `no pay: ${query}`);
+  }
 });
 
 t.test('in a short query, a category that explains fewer than half of the words is scaled down', async (t) => {
