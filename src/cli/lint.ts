@@ -107,7 +107,7 @@ export function ignoredWordsOf(text: string): string[] {
  * unless it is the topic's own word, which the category's name, description or tags then use
  * ("telescope" in a category about choosing a first telescope). Advice never says to remove a
  * word the category's own text supports. (A phrase of several words is read whole: its stop words
- * count inside it, "first aid", and its function words only join it, "power of attorney".)
+ * count inside it, "first aid", "make a will", and its pure function words only join it, "power of attorney".)
  */
 function everydayKeywords(registry: Registry): string[] {
   const warnings: string[] = [];

@@ -42,7 +42,8 @@ const NO_CANDIDATES: readonly MatchCandidate[] = Object.freeze([]);
 /** What the decision starts from before any ranking: the query asks for a category by its slug or name, or is empty or too long. */
 export function decideBeforeRanking(ix: MatcherIndex, prepared: PreparedQuery, threshold: number, rules: MatcherRules): MatchOutcome | undefined {
   if (prepared.tooLong) return { kind: 'no-match', reason: 'too-long', closest: null, threshold, candidates: NO_CANDIDATES };
-  if (prepared.words.length === 0) return { kind: 'no-match', reason: 'empty-query', closest: null, threshold, candidates: NO_CANDIDATES };
+  // Only stop words: nothing to match, unless they may make a curator's phrase ("make a will").
+  if (prepared.words.length === 0 && (prepared.phraseWords.length === 0 || !rules.stopWordsInPhrases)) return { kind: 'no-match', reason: 'empty-query', closest: null, threshold, candidates: NO_CANDIDATES };
   // An agent that re-asks with the slug a decline named (or the category's name) gets that
   // category: the decline told it to.
   const asked = rules.slugOrNameAsks ? ix.byTitle.get(prepared.text) : undefined;
@@ -55,6 +56,8 @@ export function decideBeforeRanking(ix: MatcherIndex, prepared: PreparedQuery, t
 export function decide(ix: MatcherIndex, ranking: Ranking, prepared: PreparedQuery, threshold: number, rules: MatcherRules): MatchOutcome {
   const { byTopic, vague, leaderWords, declineCandidates: candidates } = ranking;
   const [best, second] = ranking.candidates;
+  // Only stop words, and none of them made a curator's phrase: nothing to match after all.
+  if (prepared.words.length === 0 && best === undefined) return { kind: 'no-match', reason: 'empty-query', closest: null, threshold, candidates: NO_CANDIDATES };
   // A query of one everyday word and nothing else says too little to hand over three sources
   // with confidence ("security", "keys", "rust", or "kyes" read as "keys"); a name ("zigbee",
   // "bitcoind", "nostr") is specific enough alone, and so is "learn rust". Whether the query is

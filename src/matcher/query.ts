@@ -1,4 +1,4 @@
-import { intentWordsOf, NEAR_ME } from './intent-words.js';
+import { INSTRUCTION, intentWordsOf, NEAR_ME } from './intent-words.js';
 import { capitalizedEverydayWords, foldUnfolded, stem, unfold } from './normalize.js';
 import { FUNCTION_WORDS, SOFT_STOP_WORDS } from './stop-words.js';
 
@@ -63,7 +63,7 @@ export function prepareQuery(query: string): PreparedQuery {
   const oneWord = words.length > 0 && tokens.every((t) => t === words[0]);
   const stems = words.map(stem);
   const capitals = capitalizedEverydayWords(unfolded).filter((c) => stems.includes(c));
-  const intents = intentWordsOf(words, text, unfolded).map((w) => (w === NEAR_ME ? w : stem(w)));
+  const intents = intentWordsOf(words, text, unfolded).map((w) => (w === NEAR_ME || w === INSTRUCTION ? w : stem(w)));
   const phraseWords = soft ? phraseTokens.map(stem) : [];
   return { tooLong: false, text, words, stems, key: words.join(' '), oneWord, capitals, intents, phraseWords };
 }
