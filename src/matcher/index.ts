@@ -3,7 +3,7 @@ import { capitalizedEverydayWords, contentWords, normalizeText, stem, unfold } f
 import type { MatcherRules } from './rules.js';
 import { FUNCTION_WORDS, SOFT_STOP_WORDS } from './stop-words.js';
 import { isEverydayWord } from './everyday-words.js';
-import { asksNearMe, NEAR_ME } from './intent-words.js';
+import { asksNearMe, NEAR_ME, showPhrasesOf } from './intent-words.js';
 
 /**
  * What a registry may make the matcher hold, when given (for peers' copies): a copy beyond them is
@@ -149,6 +149,8 @@ export function* indexSteps(registry: Registry, rules: MatcherRules, limits: Ind
     }
     // A category that speaks of what is near the asker ("dark skies near me") explains a "near me" question.
     if ([described, ...c.queryPatterns, ...c.keywords].some((t) => asksNearMe(normalizeText(t)))) all.add(NEAR_ME);
+    // A category about shows or bands ("tv show", "tour dates") explains those phrases too.
+    for (const t of [described, ...c.queryPatterns, ...c.keywords]) for (const phrase of showPhrasesOf(normalizeText(t))) all.add(phrase);
     const keywordWords: string[][] = [];
     for (const keyword of c.keywords) {
       yield;

@@ -15,21 +15,34 @@ const INTENT_WORDS: ReadonlySet<string> = new Set([
   'price', 'prices', 'pricing', 'priced', 'cost', 'costs', 'cheapest', 'deal', 'deals', 'sale', 'sales',
   'discount', 'discounts', 'coupon', 'coupons', 'purchase', 'jobs', 'salary', 'salaries', 'hiring',
   'wage', 'wages', 'hourly', 'nearby', 'hire', 'openings', 'vacancies', 'vacancy', 'careers', 'news', 'headlines',
-  // Entertainment that shares a topic's name ("Road Trip movie cast", "road trip songs playlist").
-  'movie', 'movies', 'playlist', 'playlists', 'soundtrack', 'documentary', 'documentaries', 'netflix', 'sitcom', 'album', 'albums',
+  // Films and songs that share a topic's name ("Road Trip movie cast", "road trip songs playlist").
+  // Not "album" (photo albums, recording one), "documentary" (making one) or "netflix" (a streaming
+  // topic's own word): on-topic questions use them as often.
+  'movie', 'movies', 'playlist', 'playlists', 'soundtrack', 'sitcom',
 ]);
 
 /**
- * What a job pays, asked in plain words ("how much does a hip hop producer make a year", "how much
- * do mastering engineers earn per track"): counts as "salary". The question ends with the verb or
- * a unit of time or work (or goes on with "and ..."), so "how much difference does it make in winter" or "how much
- * magnification does my telescope make" are not read as pay; "make" and "earn" alone never are
- * ("how to make sourdough", "earn interest on savings").
+ * What a person earns, asked in plain words ("how much does a hip hop producer make a year", "how
+ * much do lawn care workers make an hour"): counts as "salary". The one who makes or earns is a
+ * person (a word for a worker: "-er", "-or", "-ist", "-ian", "-ant", "-man", or a pronoun), and the
+ * question ends there or with a unit of working time, so neither "how much does a beehive make a
+ * year", "how much does a savings account earn per month" nor "how much difference does it make"
+ * is read as pay; "make" and "earn" alone never are ("how to make sourdough").
  */
-const PAY = /\bhow much (?:do|does|did|can|could|will|would)(?: \S+){1,6}? (?:make|earn)(?: (?:a|an|per|each|every|in a) (?:year|month|week|day|hour|track|project|job|gig|shift|session)| annually| on average)?(?: and .*)?$/;
+const PAY =
+  /\bhow much (?:do|does|did|can|could|will|would)(?: \S+){0,4} (?:\S+(?:er|or|ist|ian|ant|man|men)s?|i|you|we|they|he|she) (?:make|earn)(?: (?:a|an|per|each|every|in a) (?:year|month|week|hour|shift)| annually| on average)?(?: and .*)?$/;
 
-/** A film's, a show's or a band's listings ("tour dates", "release date"): count as "movie", entertainment. */
-const SHOWS = /\b(?:tour dates|release date|tv show|tv series|box office)\b/;
+/**
+ * A show's or a band's listings ("tour dates", "tv show"): each phrase counts as a word of its own,
+ * explained by a category whose own text uses it (see showPhrasesOf). Not "release date": software
+ * has release dates too.
+ */
+const SHOWS = /\b(?:tour dates|tv show|tv series|box office)\b/g;
+
+/** The listing phrases a normalised text holds, each once. */
+export function showPhrasesOf(text: string): string[] {
+  return [...new Set(text.match(SHOWS) ?? [])];
+}
 
 /**
  * An instruction to the service rather than a question ("ignore all previous instructions and
@@ -65,7 +78,7 @@ export function intentWordsOf(words: readonly string[], text: string, unfolded =
   if (asksNearMe(text)) found.push(NEAR_ME);
   if (PRICE_CEILING.test(unfolded) && !found.includes('price')) found.push('price');
   if (PAY.test(text) && !found.includes('salary')) found.push('salary');
-  if (SHOWS.test(text) && !found.includes('movie')) found.push('movie');
+  found.push(...showPhrasesOf(text));
   if (INSTRUCTS.test(text)) found.push(INSTRUCTION, INSTRUCTION);
   return found;
 }

@@ -1,4 +1,4 @@
-import { INSTRUCTION, intentWordsOf, NEAR_ME } from './intent-words.js';
+import { intentWordsOf } from './intent-words.js';
 import { capitalizedEverydayWords, foldUnfolded, stem, unfold } from './normalize.js';
 import { FUNCTION_WORDS, SOFT_STOP_WORDS } from './stop-words.js';
 
@@ -21,11 +21,14 @@ export interface PreparedQuery {
   /** Each word's stem, computed once for every registry asked. */
   readonly stems: readonly string[];
   readonly key: string;
-  /** The query is one word as typed (no other word at all, common or not). */
+  /** The query is one word as typed, or that word typed over and over (no other word at all, common or not). */
   readonly oneWord: boolean;
   /** Everyday words it writes in capitals, stemmed ("STRIDE"): a curator's acronym, when the curator writes it so too. */
   readonly capitals: readonly string[];
-  /** Stems of its words that ask for a transaction (a price, a shop near me, a job): see intent-words.ts. */
+  /**
+   * Stems of its words that ask for something other than the topic (a price, a shop near me, a
+   * job or its pay, a film, an instruction to the service), phrases kept whole: see intent-words.ts.
+   */
   readonly intents: readonly string[];
   /**
    * The query's words in order, function words left out and stemmed, when it holds a stop word
@@ -40,30 +43,35 @@ export function prepareQuery(query: string): PreparedQuery {
   const text = foldUnfolded(unfolded);
   if (text.length > MAX_NORMALIZED_LENGTH) return { tooLong: true, text: '', words: [], stems: [], key: '', oneWord: false, capitals: [], intents: [], phraseWords: [] };
   // One pass over the tokens: the content words, and the words a curator's phrase may hold.
-  const words: string[] = [];
+  const all: string[] = [];
   const phraseTokens: string[] = [];
   let soft = false;
-  // A long request gives its background first and asks its question last ("... she wants to know
-  // whether to defer"): past MAX_CONTENT_WORDS, the first half is kept and the rest of the budget
-  // goes to the last words, kept in a ring so that the cost stays bounded.
-  const head = MAX_CONTENT_WORDS >> 1;
-  const tail: string[] = [];
-  let seen = 0;
   for (const w of text === '' ? [] : text.split(' ')) {
     if (w.length < 2 || FUNCTION_WORDS.has(w)) continue;
-    if (phraseTokens.length < 2 * MAX_CONTENT_WORDS) phraseTokens.push(w);
+    phraseTokens.push(w);
     if (SOFT_STOP_WORDS.has(w)) soft = true;
-    else if (words.length < head) words.push(w);
-    else tail[seen++ % (MAX_CONTENT_WORDS - head)] = w;
+    else all.push(w);
   }
-  const rest = MAX_CONTENT_WORDS - head;
-  for (let i = Math.max(0, seen - rest); i < seen; i++) words.push(tail[i % rest]!);
+  // A long request gives its background first and asks its question last ("... she wants to know
+  // whether to defer"): past MAX_CONTENT_WORDS, its first half and its last half are read, and a
+  // curator's phrase is looked for in the same two stretches (an empty token at the cut, so that no
+  // phrase spans it). The text is at most 1,000 characters, so this costs what reading it does.
+  const words = headAndTail(all, MAX_CONTENT_WORDS, []);
+  const phrases = headAndTail(phraseTokens, 2 * MAX_CONTENT_WORDS, ['']);
   // One word as typed, or one word typed over and over ("work work work"): a word repeated says no more.
   const tokens = text.trim() === '' ? [] : text.trim().split(/\s+/);
   const oneWord = words.length > 0 && tokens.every((t) => t === words[0]);
   const stems = words.map(stem);
   const capitals = capitalizedEverydayWords(unfolded).filter((c) => stems.includes(c));
-  const intents = intentWordsOf(words, text, unfolded).map((w) => (w === NEAR_ME || w === INSTRUCTION ? w : stem(w)));
-  const phraseWords = soft ? phraseTokens.map(stem) : [];
+  // Phrases ("near me", "tour dates", the instruction token) are kept whole; single words are stemmed.
+  const intents = intentWordsOf(words, text, unfolded).map((w) => (w.includes(' ') ? w : stem(w)));
+  const phraseWords = soft ? phrases.map((w) => (w === '' ? w : stem(w))) : [];
   return { tooLong: false, text, words, stems, key: words.join(' '), oneWord, capitals, intents, phraseWords };
+}
+
+/** At most `limit` items: all of them, or the first half and the last half with `cut` between. */
+function headAndTail(items: readonly string[], limit: number, cut: readonly string[]): string[] {
+  if (items.length <= limit) return [...items];
+  const head = limit >> 1;
+  return [...items.slice(0, head), ...cut, ...items.slice(items.length - (limit - head))];
 }

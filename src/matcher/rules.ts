@@ -9,10 +9,11 @@ export interface MatcherRules {
    * The least score an answer needs (0 to 1). A confident wrong answer costs the user (the agent
    * trusts sources that do not serve the question) while a decline costs one more call (it names
    * the candidates to re-ask with): where answers are right only about two times in three, the
-   * matcher declines. Session 4 moved it from 0.45 to 0.50 (with `broadEvidenceDiscount` from 0.10
-   * to 0.15, so long requests need what they did): on the sixteen registries read by then,
-   * confident wrong answers fell from 2.22% to 1.71% and declines held 0.955 to 0.967, first
-   * answers fell from 0.765 to 0.747 and right-within-two-calls stayed at 0.950.
+   * matcher declines. Session 4 moved it from 0.45 to 0.50, with `broadEvidenceDiscount` from 0.10
+   * to 0.15 so that a request holding four to six of the leader's words needs what it did (the
+   * floor, with `broadEvidenceMaxDiscount`, rose from 0.25 to 0.30): on the sixteen registries read
+   * by then, confident wrong answers fell from 2.22% to 1.71%, declines rose from 0.955 to 0.967,
+   * first answers fell from 0.765 to 0.746 and right-within-two-calls stayed at 0.950.
    */
   readonly threshold: number;
   /**

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { BROAD_EVIDENCE_DISCOUNT, BROAD_EVIDENCE_WORDS, DEFAULT_THRESHOLD, MAX_REMEMBERED_RANKINGS, MAX_REMEMBERED_WORDS, MIN_MARGIN, buildMatcher } from '../../../src/matcher/matcher.js';
 import { contentWords, normalizeText, stem } from '../../../src/matcher/normalize.js';
+import { prepareQuery } from '../../../src/matcher/query.js';
 
 const contentTokens = (text: string) => contentWords(text).map(stem);
 import { loadRegistry } from '../../../src/registry/load.js';
@@ -120,6 +121,7 @@ t.test('one everyday word alone is too vague to answer; a name alone, or the sam
   t.match(matcher.match('nips'), { kind: 'no-match', reason: 'too-vague' }, 'an everyday word that is also a keyword is still one everyday word');
   t.match(matcher.match('email email email email email email email email'), { kind: 'no-match', reason: 'too-vague' }, 'one everyday word typed over and over is still one word');
   t.match(matcher.match('zigbee zigbee zigbee'), { kind: 'match', slug: 'home-automation-private' }, 'a name repeated is still a name');
+  t.not((matcher.match('key keys') as { reason?: string }).reason, 'too-vague', 'two forms of a word are two words as typed');
 });
 
 t.test('typos: a swap of two letters is read in a four-letter word without using the lookup budget; never into a keyword, never by letters added to a registry word', async (t) => {
@@ -281,6 +283,13 @@ t.test('a long query is read by its first 16 and its last 16 content words: the 
   t.match(matcher.match(`run a bitcoin full node ${filler}`), { kind: 'match', slug: 'bitcoin-node-setup' }, 'asked first');
   t.match(matcher.match(`${filler} run a bitcoin full node`), { kind: 'match', slug: 'bitcoin-node-setup' }, 'asked last, after the background');
   t.match(matcher.match(`${half} run a bitcoin full node ${filler}`), { kind: 'no-match' }, 'words between the 16th and the last 16 are not read');
+});
+
+t.test('prepareQuery reads at most 32 content words: all of them, or the first 16 and the last 16 in order', async (t) => {
+  const numbered = (n: number) => Array.from({ length: n }, (_, i) => `w${i + 1}x`);
+  t.same(prepareQuery(numbered(32).join(' ')).words, numbered(32), '32: all');
+  t.same(prepareQuery(numbered(33).join(' ')).words, [...numbered(16), ...numbered(33).slice(17)], '33: the 17th is left out');
+  t.same(prepareQuery(numbered(100).join(' ')).words, [...numbered(16), ...numbered(100).slice(84)], '100: the first 16 and the last 16, in order');
 });
 
 t.test('a query in other case and punctuation is ranked alike, and remembered rankings cannot be damaged', async (t) => {
