@@ -4,6 +4,7 @@ import type { MatcherRules } from './rules.js';
 import { FUNCTION_WORDS, SOFT_STOP_WORDS } from './stop-words.js';
 import { isEverydayWord } from './everyday-words.js';
 import { asksNearMe, NEAR_ME, showPhrasesOf } from './intent-words.js';
+import { countriesIn } from './places.js';
 
 /**
  * What a registry may make the matcher hold, when given (for peers' copies): a copy beyond them is
@@ -48,6 +49,11 @@ export interface Keywords {
   readonly all: ReadonlySet<string>;
   /** Everyday words its name, description, tags or keywords write in capitals ("STRIDE"), stemmed. */
   readonly acronyms: ReadonlySet<string>;
+  /**
+   * The countries the category is bound to: named in its name, slug or tags, or in its description
+   * after "in" ("private renting in England and Wales"); empty for a topic of no one country.
+   */
+  readonly countries: ReadonlySet<string>;
 }
 
 export interface SoftPhrase {
@@ -179,7 +185,9 @@ export function* indexSteps(registry: Registry, rules: MatcherRules, limits: Ind
     }
     const name = new Set(contentWords(`${slug.replace(/-/g, ' ')} ${c.name}`).map(stem));
     const acronyms = new Set(capitalizedEverydayWords(unfold([described, ...c.keywords].join(' '))));
-    keywords.push({ name, single, phrases, phraseOnly, described: new Set(contentWords(described).map(stem)), all, acronyms });
+    const titles = [slug.replace(/-/g, ' '), c.name, ...c.tags].join(' . ');
+    const countries = new Set([...countriesIn(normalizeText(titles), unfold(titles), 'named'), ...countriesIn(normalizeText(c.description), unfold(c.description), 'scope')]);
+    keywords.push({ name, single, phrases, phraseOnly, described: new Set(contentWords(described).map(stem)), all, acronyms, countries });
   }
   const terms = new Map<string, Term>();
   for (const [s, perCategory] of owners) {

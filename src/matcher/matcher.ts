@@ -91,7 +91,7 @@ function* matcherSteps(registry: Registry, defaultThreshold: number, options: Ma
       // intent words ("near me" leaves only "near" among the content words), and the words that
       // may complete a curator's phrase ("first aid" is "aid" among the content words).
       const capitals = scorer.ownCapitals(prepared);
-      const remembered = `${prepared.key}\u0000${capitals.join(' ')}\u0000${prepared.intents.join(' ')}\u0000${prepared.phraseWords.join(' ')}`;
+      const remembered = `${prepared.key}\u0000${capitals.join(' ')}\u0000${prepared.intents.join(' ')}\u0000${prepared.phraseWords.join(' ')}\u0000${prepared.countries.join(' ')}`;
       const ranking = rankings.get(remembered, () => Object.freeze(scorer.rank(prepared, capitals)));
       return decide(ix, ranking, prepared, threshold, rules);
     },

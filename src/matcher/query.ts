@@ -1,4 +1,5 @@
 import { intentWordsOf } from './intent-words.js';
+import { countriesIn } from './places.js';
 import { capitalizedEverydayWords, foldUnfolded, stem, unfold } from './normalize.js';
 import { FUNCTION_WORDS, SOFT_STOP_WORDS } from './stop-words.js';
 
@@ -35,13 +36,15 @@ export interface PreparedQuery {
    * that a curator's phrase may use ("first aid", "day hike"); empty otherwise.
    */
   readonly phraseWords: readonly string[];
+  /** The countries it names (a place is read as its country; not one after "from"): see places.ts. */
+  readonly countries: readonly string[];
 }
 
 /** Normalised first, then measured: the length limit holds for what the matcher actually reads. */
 export function prepareQuery(query: string): PreparedQuery {
   const unfolded = unfold(query);
   const text = foldUnfolded(unfolded);
-  if (text.length > MAX_NORMALIZED_LENGTH) return { tooLong: true, text: '', words: [], stems: [], key: '', oneWord: false, capitals: [], intents: [], phraseWords: [] };
+  if (text.length > MAX_NORMALIZED_LENGTH) return { tooLong: true, text: '', words: [], stems: [], key: '', oneWord: false, capitals: [], intents: [], phraseWords: [], countries: [] };
   // One pass over the tokens: the content words, and the words a curator's phrase may hold.
   const all: string[] = [];
   const phraseTokens: string[] = [];
@@ -66,7 +69,8 @@ export function prepareQuery(query: string): PreparedQuery {
   // Phrases ("near me", "tour dates", the instruction token) are kept whole; single words are stemmed.
   const intents = intentWordsOf(words, text, unfolded).map((w) => (w.includes(' ') ? w : stem(w)));
   const phraseWords = soft ? phrases.map((w) => (w === '' ? w : stem(w))) : [];
-  return { tooLong: false, text, words, stems, key: words.join(' '), oneWord, capitals, intents, phraseWords };
+  const countries = countriesIn(text, unfolded, 'asked');
+  return { tooLong: false, text, words, stems, key: words.join(' '), oneWord, capitals, intents, phraseWords, countries };
 }
 
 /** At most `limit` items: all of them, or the first half and the last half with `cut` between. */

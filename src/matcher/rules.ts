@@ -115,6 +115,14 @@ export interface MatcherRules {
    * words do, not one by one. A short query's words were all chosen and still count one by one.
    */
   readonly longRequestBackground: boolean;
+  /**
+   * A category whose name, slug or tags name a country, or whose description says "in <country>"
+   * ("in England and Wales"), is bound to it: a short question naming other countries only ("in
+   * Ontario", "in Germany") asks about their rules, and that weighs against the category as an
+   * intent word does. Places are ISO 3166 countries and their first-level subdivisions (see
+   * places.ts).
+   */
+  readonly placesBindCategories: boolean;
   /** Typos are corrected into a keyword's everyday words too ("batery" is "battery"), never into its coined names. */
   readonly correctIntoKeywords: boolean;
 }
@@ -151,6 +159,7 @@ export const RULES: MatcherRules = Object.freeze({
   slugOrNameAsks: true,
   stopWordsInPhrases: true,
   longRequestBackground: true,
+  placesBindCategories: true,
   correctIntoKeywords: true,
 });
 

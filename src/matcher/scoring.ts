@@ -248,7 +248,7 @@ export function createScorer(ix: MatcherIndex, rules: MatcherRules, spelling: ()
   }
 
   function rank(prepared: PreparedQuery, capitals: readonly string[]): Ranking {
-    const { words, stems, intents } = prepared;
+    const { words, stems, intents, countries } = prepared;
     const hits = new Map<string, Hit>();
     let unknown = 0;
     let unnamed = 0;
@@ -346,6 +346,13 @@ export function createScorer(ix: MatcherIndex, rules: MatcherRules, spelling: ()
       const perUnknown = strong.size > 0 || (shared > 1 && evidence >= 2 * rarest) ? rules.unknownWeightStrong : rules.unknownWeightWeak;
       let intent = 0;
       for (const s of intents) if (!keywords[id]!.all.has(s)) intent++;
+      // A short question that names a country the category is not bound to asks about that
+      // country's rules ("small claims court limit in Ontario" of a topic on England and Wales):
+      // as two intent words, since a place states what is asked as plainly as a price does, and
+      // the rest of such a question is the category's own words. A long request's places are
+      // most often background (where the asker moved from, an employer's country).
+      const bound = keywords[id]!.countries;
+      if (rules.placesBindCategories && bound.size > 0 && countries.length > 0 && considered < rules.longRequestWords && !countries.some((c) => bound.has(c))) intent += 2;
       // Long requests carry more context words: their weight grows with the square root of their
       // number (unknown words always; in a long request, other categories' words too).
       const others = hits.size - shared;

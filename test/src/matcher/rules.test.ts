@@ -204,6 +204,34 @@ t.test('a listing phrase ("tv show") is explained by a category whose own text u
   t.match(buildMatcher(check.registry).match('a dobsonian telescope tv show for beginners'), { kind: 'match', slug: 'amateur-astronomy' });
 });
 
+t.test('a category bound to a country is not the answer to a short question about another; turned off, it is', async (t) => {
+  const registry = JSON.parse(JSON.stringify(data));
+  registry.categories['small-claims'] = {
+    name: 'Small Claims Court',
+    description: 'Suing for money you are owed in England and Wales: letters before claim, court fees and hearings.',
+    tags: ['law'],
+    keywords: ['small claims court', 'money claim online'],
+    queryPatterns: ['how do I sue someone who owes me money'],
+    notAbout: [],
+    sources: [source(1, 'Make a court claim for money', 'The official steps.'), source(2, 'Small claims advice', 'Plain answers.'), source(3, 'Money Claim Online', 'The service itself.')],
+  };
+  const check = validateRegistry(registry);
+  if (!check.ok) throw new Error(check.problems.join());
+  const m = buildMatcher(check.registry);
+  t.match(m.match('small claims court limit in Wales'), { kind: 'match', slug: 'small-claims' });
+  t.match(m.match('small claims court limit in Ontario'), { kind: 'no-match' }, 'another country');
+  t.match(m.match('small claims court for a tenant who moved here from Ontario'), { kind: 'match', slug: 'small-claims' }, 'where the asker comes from');
+  const off = buildMatcher(check.registry, RULES.threshold, { rules: { ...RULES, placesBindCategories: false } });
+  t.match(off.match('small claims court limit in Ontario'), { kind: 'match', slug: 'small-claims' }, 'turned off');
+  const long =
+    'My user works nights at a warehouse for a company based in Germany, shares a flat with two students, and lent a former flatmate six hundred pounds that was never repaid; she wants to know how the small claims court works.';
+  t.match(m.match(long), { kind: 'match', slug: 'small-claims' }, "a long request's places are background");
+  const everyLength = buildMatcher(check.registry, RULES.threshold, { rules: { ...RULES, longRequestWords: 1000 } });
+  t.match(everyLength.match(long), { kind: 'no-match' }, 'read as a short question, the place would decide');
+  const everyLengthNoPlaces = buildMatcher(check.registry, RULES.threshold, { rules: { ...RULES, longRequestWords: 1000, placesBindCategories: false } });
+  t.match(everyLengthNoPlaces.match(long), { kind: 'match', slug: 'small-claims' }, 'and it is the place that decides');
+});
+
 t.test('"near me" is explained only by a category that speaks of what is near the asker', async (t) => {
   const registry = JSON.parse(JSON.stringify(data));
   t.match(matcher.match('dobsonian telescope club near me'), { kind: 'no-match' });
