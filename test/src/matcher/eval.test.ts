@@ -69,14 +69,14 @@ t.test('degenerate input never throws and never matches', async (t) => {
   }
 });
 
-// The sixteen registries written by curators new to the tool, all read by now (each blind one
+// The twenty-four registries written by curators new to the tool, all read by now (each blind one
 // measured once first, reported in docs/evaluation.md): pooled, they stay at the level reached on
-// 2026-11-26, third session (first answers 0.750, declined 0.954, confident wrong 2.17%, within
-// two calls 0.950).
-const CURATOR_REGISTRIES_FLOOR = { firstAnswer: 0.74, declined: 0.94, confidentWrong: 0.025, withinTwoCalls: 0.94 };
+// 2026-11-26, fourth session (first answers 0.755, declined 0.964, confident wrong 1.89%, within
+// two calls 0.946).
+const CURATOR_REGISTRIES_FLOOR = { firstAnswer: 0.745, declined: 0.955, confidentWrong: 0.021, withinTwoCalls: 0.94 };
 
 t.test('the registries of curators new to the tool, pooled, stay at their floors', async (t) => {
-  const folders = ['tune-a', 'tune-b', 'tune-c', 'tune-d', 'blind-e', 'blind-f', 'blind-g', 'blind-h', 'blind-i', 'blind-j', 'blind-k', 'blind-l', 'blind-m', 'blind-n', 'blind-o', 'blind-p'];
+  const folders = ['tune-a', 'tune-b', 'tune-c', 'tune-d', ...'efghijklmnopqrstuvwx'.split('').map((letter) => `blind-${letter}`)];
   const parts = [];
   for (const folder of folders) {
     const queries = (JSON.parse(readFileSync(fixture(`registries/${folder}/queries.json`), 'utf8')) as { queries: LabelledQuery[] }).queries;
