@@ -69,14 +69,14 @@ t.test('degenerate input never throws and never matches', async (t) => {
   }
 });
 
-// The twenty-four registries written by curators new to the tool, all read by now (each blind one
-// measured once first, reported in docs/evaluation.md): pooled, they stay at the level reached on
-// 2026-11-26, fourth session (first answers 0.755, declined 0.964, confident wrong 1.89%, within
-// two calls 0.946).
-const CURATOR_REGISTRIES_FLOOR = { firstAnswer: 0.745, declined: 0.955, confidentWrong: 0.021, withinTwoCalls: 0.94 };
+// The twenty-eight registries written by curators new to the tool, all read by now (each blind one
+// measured once first, reported in the README): pooled, they stay at the level reached on
+// 2026-11-26, fourth session (first answers 0.759, declined 0.961, confident wrong 2.06%, within
+// two calls 0.945).
+const CURATOR_REGISTRIES_FLOOR = { firstAnswer: 0.75, declined: 0.955, confidentWrong: 0.022, withinTwoCalls: 0.94 };
 
 t.test('the registries of curators new to the tool, pooled, stay at their floors', async (t) => {
-  const folders = ['tune-a', 'tune-b', 'tune-c', 'tune-d', ...'efghijklmnopqrstuvwx'.split('').map((letter) => `blind-${letter}`)];
+  const folders = ['tune-a', 'tune-b', 'tune-c', 'tune-d', ...[...'efghijklmnopqrstuvwxyz', 'aa', 'ab'].map((letter) => `blind-${letter}`)];
   const parts = [];
   for (const folder of folders) {
     const queries = (JSON.parse(readFileSync(fixture(`registries/${folder}/queries.json`), 'utf8')) as { queries: LabelledQuery[] }).queries;
