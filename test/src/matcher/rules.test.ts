@@ -80,6 +80,26 @@ function matcherWith(overrides: Partial<MatcherRules> = {}) {
   return buildMatcher(check.registry, rules.threshold, { rules });
 }
 const matcher = matcherWith();
+
+/** The test registry with categories added or changed by `edit`, validated as a served one is. */
+function registryWith(edit: (categories: Record<string, ReturnType<typeof category>>) => void) {
+  const copy = JSON.parse(JSON.stringify(data));
+  edit(copy.categories);
+  const check = validateRegistry(copy);
+  if (!check.ok) throw new Error(check.problems.join());
+  return check.registry;
+}
+
+/** A category of a first registry: a name, a sentence, a few keywords and one example question. */
+const category = (name: string, description: string, keywords: string[], question: string, sources: [string, string, string]) => ({
+  name,
+  description,
+  tags: ['test'],
+  keywords,
+  queryPatterns: [question],
+  notAbout: [],
+  sources: sources.map((title, i) => source(i + 1, title, `${title}, explained.`)),
+});
 const MATCHER_DIR = join(ROOT, 'src', 'matcher');
 
 t.test("asking with a category's slug or its name returns that category; turned off, the words alone decide", async (t) => {
@@ -166,69 +186,40 @@ t.test("a stop word inside a curator's phrase counts when the whole phrase is as
 });
 
 t.test("a function word that is also a noun counts inside a curator's phrase ('make a will', 'laid off'), never alone", async (t) => {
-  const registry = JSON.parse(JSON.stringify(data));
-  registry.categories['making-a-will'] = {
-    name: 'Making a Will',
-    description: 'Writing a valid will: witnesses, executors and guardians.',
-    tags: ['law'],
-    keywords: ['make a will', 'executor'],
-    queryPatterns: ['who can witness my will'],
-    notAbout: [],
-    sources: [source(1, 'Making a will', 'The official steps.'), source(2, 'Wills advice', 'Plain answers.'), source(3, 'Age UK: wills', 'For older people.')],
-  };
-  registry.categories.redundancy = {
-    name: 'Redundancy Pay',
-    description: 'Being made redundant: notice, consultation and statutory pay.',
-    tags: ['work'],
-    keywords: ['laid off', 'statutory redundancy pay'],
-    queryPatterns: ['how is redundancy pay worked out'],
-    notAbout: [],
-    sources: [source(1, 'Redundancy rights', 'The rules.'), source(2, 'Acas: redundancy', 'Step by step.'), source(3, 'Redundancy calculator', 'Works out the pay.')],
-  };
-  const check = validateRegistry(registry);
-  if (!check.ok) throw new Error(check.problems.join());
-  const m = buildMatcher(check.registry);
+  const registry = registryWith((categories) => {
+    categories['making-a-will'] = category('Making a Will', 'Writing a valid will: witnesses, executors and guardians.', ['make a will', 'executor'], 'who can witness my will', ['Making a will', 'Wills advice', 'Age UK: wills']);
+    categories.redundancy = category('Redundancy Pay', 'Being made redundant: notice, consultation and statutory pay.', ['laid off', 'statutory redundancy pay'], 'how is redundancy pay worked out', ['Redundancy rights', 'Acas: redundancy', 'Redundancy calculator']);
+  });
+  const m = buildMatcher(registry);
   t.match(m.match('how do I make a will'), { kind: 'match', slug: 'making-a-will' }, '"will" counts inside the phrase');
   t.match(m.match('I was laid off last week'), { kind: 'match', slug: 'redundancy' }, '"off" counts inside the phrase');
   t.match(m.match('will it rain on the hike'), { kind: 'no-match' }, 'alone, "will" is a function word');
-  const off = buildMatcher(check.registry, RULES.threshold, { rules: { ...RULES, stopWordsInPhrases: false } });
+  const off = buildMatcher(registry, RULES.threshold, { rules: { ...RULES, stopWordsInPhrases: false } });
   t.notMatch(off.match('how do I make a will'), { kind: 'match', slug: 'making-a-will' }, 'turned off, "make a will" is read as nothing');
 });
 
 t.test('a listing phrase ("tv show") is explained by a category whose own text uses it', async (t) => {
-  const registry = JSON.parse(JSON.stringify(data));
   t.match(matcher.match('a dobsonian telescope tv show for beginners'), { kind: 'no-match' });
-  registry.categories['amateur-astronomy'].queryPatterns.push('which tv show teaches the night sky');
-  const check = validateRegistry(registry);
-  if (!check.ok) throw new Error(check.problems.join());
-  t.match(buildMatcher(check.registry).match('a dobsonian telescope tv show for beginners'), { kind: 'match', slug: 'amateur-astronomy' });
+  const registry = registryWith((categories) => categories['amateur-astronomy'].queryPatterns.push('which tv show teaches the night sky'));
+  t.match(buildMatcher(registry).match('a dobsonian telescope tv show for beginners'), { kind: 'match', slug: 'amateur-astronomy' });
 });
 
 t.test('a category bound to a country is not the answer to a short question about another; turned off, it is', async (t) => {
-  const registry = JSON.parse(JSON.stringify(data));
-  registry.categories['small-claims'] = {
-    name: 'Small Claims Court',
-    description: 'Suing for money you are owed in England and Wales: letters before claim, court fees and hearings.',
-    tags: ['law'],
-    keywords: ['small claims court', 'money claim online'],
-    queryPatterns: ['how do I sue someone who owes me money'],
-    notAbout: [],
-    sources: [source(1, 'Make a court claim for money', 'The official steps.'), source(2, 'Small claims advice', 'Plain answers.'), source(3, 'Money Claim Online', 'The service itself.')],
-  };
-  const check = validateRegistry(registry);
-  if (!check.ok) throw new Error(check.problems.join());
-  const m = buildMatcher(check.registry);
+  const registry = registryWith((categories) => {
+    categories['small-claims'] = category('Small Claims Court', 'Suing for money you are owed in England and Wales: letters before claim, court fees and hearings.', ['small claims court', 'money claim online'], 'how do I sue someone who owes me money', ['Make a court claim for money', 'Small claims advice', 'Money Claim Online']);
+  });
+  const m = buildMatcher(registry);
   t.match(m.match('small claims court limit in Wales'), { kind: 'match', slug: 'small-claims' });
   t.match(m.match('small claims court limit in Ontario'), { kind: 'no-match' }, 'another country');
   t.match(m.match('small claims court for a tenant who moved here from Ontario'), { kind: 'match', slug: 'small-claims' }, 'where the asker comes from');
-  const off = buildMatcher(check.registry, RULES.threshold, { rules: { ...RULES, placesBindCategories: false } });
+  const off = buildMatcher(registry, RULES.threshold, { rules: { ...RULES, placesBindCategories: false } });
   t.match(off.match('small claims court limit in Ontario'), { kind: 'match', slug: 'small-claims' }, 'turned off');
   const long =
     'My user works nights at a warehouse for a company based in Germany, shares a flat with two students, and lent a former flatmate six hundred pounds that was never repaid; she wants to know how the small claims court works.';
   t.match(m.match(long), { kind: 'match', slug: 'small-claims' }, "a long request's places are background");
-  const everyLength = buildMatcher(check.registry, RULES.threshold, { rules: { ...RULES, longRequestWords: 1000 } });
+  const everyLength = buildMatcher(registry, RULES.threshold, { rules: { ...RULES, longRequestWords: 1000 } });
   t.match(everyLength.match(long), { kind: 'no-match' }, 'read as a short question, the place would decide');
-  const everyLengthNoPlaces = buildMatcher(check.registry, RULES.threshold, { rules: { ...RULES, longRequestWords: 1000, placesBindCategories: false } });
+  const everyLengthNoPlaces = buildMatcher(registry, RULES.threshold, { rules: { ...RULES, longRequestWords: 1000, placesBindCategories: false } });
   t.match(everyLengthNoPlaces.match(long), { kind: 'match', slug: 'small-claims' }, 'and it is the place that decides');
 });
 
