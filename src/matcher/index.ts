@@ -20,6 +20,9 @@ export interface IndexLimits {
   readonly phrasesPerWord: number;
 }
 
+/** How much of a category's name and tags, and of its description, is read for the countries it is bound to. */
+export const SCOPE_TEXT_LENGTH = 1000;
+
 export const PEER_INDEX_LIMITS: IndexLimits = { words: 50_000, wordsPerSpellingBucket: 500, phrasesPerWord: 256 };
 
 export class IndexTooLarge extends Error {}
@@ -185,8 +188,11 @@ export function* indexSteps(registry: Registry, rules: MatcherRules, limits: Ind
     }
     const name = new Set(contentWords(`${slug.replace(/-/g, ' ')} ${c.name}`).map(stem));
     const acronyms = new Set(capitalizedEverydayWords(unfold([described, ...c.keywords].join(' '))));
-    const titles = [slug.replace(/-/g, ' '), c.name, ...c.tags].join(' . ');
-    const countries = new Set([...countriesIn(normalizeText(titles), unfold(titles), 'named'), ...countriesIn(normalizeText(c.description), unfold(c.description), 'scope')]);
+    // A scope is stated early ("Private renting in England and Wales: ..."): only the first
+    // SCOPE_TEXT_LENGTH characters are read, so that a peer's megabyte-long description costs no more.
+    const titles = [slug.replace(/-/g, ' '), c.name, ...c.tags].join(' . ').slice(0, SCOPE_TEXT_LENGTH);
+    const scope = c.description.slice(0, SCOPE_TEXT_LENGTH);
+    const countries = new Set([...countriesIn(normalizeText(titles), unfold(titles), 'named'), ...countriesIn(normalizeText(scope), unfold(scope), 'scope')]);
     keywords.push({ name, single, phrases, phraseOnly, described: new Set(contentWords(described).map(stem)), all, acronyms, countries });
   }
   const terms = new Map<string, Term>();

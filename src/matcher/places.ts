@@ -26,10 +26,7 @@ interface PlaceIndex {
 const MAX_NAME_WORDS = 5;
 const KEPT_SHORT = new Set(['uk', 'usa']);
 
-let index: PlaceIndex | undefined;
-
 function placeIndex(): PlaceIndex {
-  if (index !== undefined) return index;
   const byName = new Map<string, string[]>();
   const add = (name: string, country: string) => {
     const key = normalizeText(name);
@@ -47,9 +44,12 @@ function placeIndex(): PlaceIndex {
   for (const { name, parent } of iso31662) if (parent.length === 2) add(name, parent);
   byName.delete('us');
   const firstWords = new Set([...byName.keys()].map((k) => k.split(' ')[0]!));
-  index = { byName, firstWords, longest: Math.max(...[...byName.keys()].map((k) => k.split(' ').length)) };
-  return index;
+  return { byName, firstWords, longest: Math.max(...[...byName.keys()].map((k) => k.split(' ').length)) };
 }
+
+// Built when the module loads (about 15 ms, at start-up), not on first use: the first use may be a
+// peer's registry being indexed in slices, which must not stall on it.
+const index = placeIndex();
 
 /** "US", "U.S." or "U.S.A." written in capitals: the country, not the pronoun. */
 const US_IN_CAPITALS = /(?:^|[^A-Za-z.])U\.?S\.?A?\.?(?![A-Za-z])/;
@@ -67,7 +67,7 @@ const US_IN_CAPITALS = /(?:^|[^A-Za-z.])U\.?S\.?A?\.?(?![A-Za-z])/;
  * - `named` (a category's name, slug and tags): every place.
  */
 export function countriesIn(normalized: string, unfolded: string, mode: 'asked' | 'scope' | 'named'): string[] {
-  const { byName, firstWords, longest } = placeIndex();
+  const { byName, firstWords, longest } = index;
   const found: string[] = [];
   const tokens = normalized === '' ? [] : normalized.split(' ');
   let chained = false;
