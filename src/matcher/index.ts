@@ -156,10 +156,12 @@ export function* indexSteps(registry: Registry, rules: MatcherRules, limits: Ind
         }
       }
     }
-    // A category that speaks of what is near the asker ("dark skies near me") explains a "near me" question.
-    if ([described, ...c.queryPatterns, ...c.keywords].some((t) => asksNearMe(normalizeText(t)))) all.add(NEAR_ME);
-    // A category about shows or bands ("tv show", "tour dates") explains those phrases too.
-    for (const t of [described, ...c.queryPatterns, ...c.keywords]) for (const phrase of showPhrasesOf(normalizeText(t))) all.add(phrase);
+    // A category that speaks of what is near the asker ("dark skies near me") explains a "near me"
+    // question; one about shows or bands ("tv show", "tour dates") explains those phrases.
+    for (const text of [described, ...c.queryPatterns, ...c.keywords].map(normalizeText)) {
+      if (asksNearMe(text)) all.add(NEAR_ME);
+      for (const phrase of showPhrasesOf(text)) all.add(phrase);
+    }
     const keywordWords: string[][] = [];
     for (const keyword of c.keywords) {
       yield;

@@ -49,7 +49,8 @@ export function prepareQuery(query: string): PreparedQuery {
   const all: string[] = [];
   const phraseTokens: string[] = [];
   let soft = false;
-  for (const w of text === '' ? [] : text.split(' ')) {
+  const tokens = text === '' ? [] : text.split(' ');
+  for (const w of tokens) {
     if (w.length < 2 || FUNCTION_WORDS.has(w)) continue;
     phraseTokens.push(w);
     if (SOFT_STOP_WORDS.has(w)) soft = true;
@@ -62,7 +63,6 @@ export function prepareQuery(query: string): PreparedQuery {
   const words = headAndTail(all, MAX_CONTENT_WORDS, []);
   const phrases = headAndTail(phraseTokens, 2 * MAX_CONTENT_WORDS, ['']);
   // One word as typed, or one word typed over and over ("work work work"): a word repeated says no more.
-  const tokens = text.trim() === '' ? [] : text.trim().split(/\s+/);
   const oneWord = words.length > 0 && tokens.every((t) => t === words[0]);
   const stems = words.map(stem);
   const capitals = capitalizedEverydayWords(unfolded).filter((c) => stems.includes(c));
