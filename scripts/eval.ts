@@ -8,11 +8,24 @@ import { performance } from 'node:perf_hooks';
 import { buildMatcher, RULES, RULE_SWITCHES, type Matcher, type MatcherRules } from '../src/matcher/matcher.js';
 import { projectRoot } from '../src/project.js';
 import { rulesFromEnv } from '../src/cli/io.js';
-import { loadRegistry } from '../src/registry/load.js';
+import { loadRegistry, registryFromBytes } from '../src/registry/load.js';
+import { loadWordVectors } from '../src/semantic/word-vectors.js';
+import type { Category, Registry } from '../src/registry/types.js';
 import { evaluate, evaluateRegistry, pooledReport, type LabelledQuery, type Report } from './lib/evaluate.js';
 import { generateRegistry } from './lib/generated-registry.js';
 
 const root = projectRoot();
+// As the server runs: with the semantic stage unless SEMANTIC_STAGE=off.
+const meaning = process.env.SEMANTIC_STAGE === 'off' ? undefined : loadWordVectors();
+
+/** One folder of test/fixtures/registries: its registry and its labelled queries. */
+function readFolder(dir: string, name: string): { registry: Registry; queries: LabelledQuery[] } {
+  const check = registryFromBytes(readFileSync(join(dir, name, 'registry.json')), rulesFromEnv());
+  if (!check.ok) throw new Error(`${name}: ${check.problems.join('; ')}`);
+  const { registry } = check;
+  const { queries } = JSON.parse(readFileSync(join(dir, name, 'queries.json'), 'utf8')) as { queries: LabelledQuery[] };
+  return { registry, queries };
+}
 // `npm run eval -- --registry FILE --queries FILE`: a curator scores a candidate registry on any
 // labelled set ({"queries": [{"query", "expect": slug or null, "kind"}]}) before signing it.
 const option = (name: string) => {
@@ -23,7 +36,7 @@ const registryFile = option('registry') ?? join(root, 'registry.json');
 const queryFile = option('queries');
 const { queries } = JSON.parse(readFileSync(queryFile ?? join(root, 'test/fixtures/queries.json'), 'utf8')) as { queries: LabelledQuery[] };
 const registry = await loadRegistry(registryFile, rulesFromEnv());
-const matcher = buildMatcher(registry);
+const matcher = buildMatcher(registry, undefined, { meaning });
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 function print(name: string, r: Report): void {
@@ -60,21 +73,34 @@ if (registriesDir !== undefined) {
     .map((d) => d.name)
     .sort();
   const pct2 = (x: number) => x.toFixed(2);
+  // `--together`: the folders served as one registry (each slug prefixed with its folder), each
+  // folder's own queries asked of it: what a network of curators looks like to one matcher.
+  if (process.argv.includes('--together')) {
+    const sets = folders.map((name) => ({ name, ...readFolder(registriesDir, name) }));
+    const categories: Record<string, Category> = {};
+    for (const { name, registry } of sets) for (const [slug, c] of Object.entries(registry.categories)) categories[`${name}-${slug}`] = c;
+    const together: Registry = { ...sets[0]!.registry, categories };
+    const queriesTogether = sets.flatMap(({ name, queries }) => queries.map((q) => ({ ...q, expect: q.expect === null ? null : `${name}-${q.expect}` })));
+    const r = evaluateRegistry(buildMatcher(together, undefined, { meaning }), queriesTogether.filter((q) => q.expect !== null));
+    console.log(`# ${folders.length} registries served as one: ${Object.keys(categories).length} categories, ${queriesTogether.length} queries (${new Date().toISOString().slice(0, 10)}, Node ${process.version})`);
+    // A question off one curator's topics may be on another's: only the on-topic questions are measured.
+    console.log(`on-topic questions: first answer ${pct2(r.firstAnswer)}, right within two calls ${pct2(r.withinTwoCalls)}`);
+    process.exit(0);
+  }
   console.log(`# ${only} registries in ${registriesDir} (${new Date().toISOString().slice(0, 10)}, Node ${process.version})`);
   console.log('| registry | categories | queries | first answer on-topic | declined | confident wrong | right within two calls | by kind |');
   console.log('|---|---|---|---|---|---|---|---|');
   const loaded: { name: string; reg: Awaited<ReturnType<typeof loadRegistry>>; set: LabelledQuery[] }[] = [];
   for (const name of folders) {
-    const reg = await loadRegistry(join(registriesDir, name, 'registry.json'), rulesFromEnv());
-    const set = (JSON.parse(readFileSync(join(registriesDir, name, 'queries.json'), 'utf8')) as { queries: LabelledQuery[] }).queries;
+    const { registry: reg, queries: set } = readFolder(registriesDir, name);
     loaded.push({ name, reg, set });
-    const r = evaluateRegistry(buildMatcher(reg), set);
+    const r = evaluateRegistry(buildMatcher(reg, undefined, { meaning }), set);
     const kinds = Object.entries(r.byKind).map(([k, v]) => `${k} ${pct2(v.correct / v.total)}`).join(', ');
     console.log(`| ${name} | ${Object.keys(reg.categories).length} | ${r.queries} | ${pct2(r.firstAnswer)} | ${pct2(r.declined)} | ${(r.confidentWrong * 100).toFixed(1)}% | ${pct2(r.withinTwoCalls)} | ${kinds} |`);
   }
   /** The measures over every registry's queries together, with the given rules. */
   const pooled = (rules: MatcherRules) => {
-    const m = pooledReport(loaded.map(({ reg, set }) => ({ report: evaluateRegistry(buildMatcher(reg, rules.threshold, { rules }), set), queries: set })));
+    const m = pooledReport(loaded.map(({ reg, set }) => ({ report: evaluateRegistry(buildMatcher(reg, rules.threshold, { rules, meaning }), set), queries: set })));
     return { first: m.firstAnswer, declined: m.declined, wrong: m.confidentWrong, within: m.withinTwoCalls };
   };
   const base = pooled(RULES);

@@ -26,6 +26,7 @@ import type { SessionStore } from './sessions/store.js';
 import { discoveryRoutes } from '../plugins/discovery-routes.js';
 import { demandRoutes } from '../plugins/demand-routes.js';
 import { createDemandSignal, type DemandSignal } from './demand/signal.js';
+import { loadWordVectors } from './semantic/word-vectors.js';
 import { categoryNames } from './page/view.js';
 
 export interface AppOptions {
@@ -165,7 +166,9 @@ export const app: FastifyPluginAsync<AppParts> = async (instance, { config, hold
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
   const rules = { allowLoopbackHttp: config.federationAllowLoopbackHttp };
   const signing = await chooseSigning({ registryFile: config.registryPath, pubkey: config.curatorPubkey, seed: config.curatorSeed, rules });
-  const load = (served?: Catalog) => prepareCatalog(config.registryPath, signing, config.matchThreshold, { served, rules });
+  // Read once and shared by our registry and every peer's: about 25 MB, never per request.
+  const meaning = config.semanticStage ? loadWordVectors() : undefined;
+  const load = (served?: Catalog) => prepareCatalog(config.registryPath, signing, config.matchThreshold, { served, rules, meaning });
   const holder = new CatalogHolder(await load(), load);
   // The store is opened before the Fastify instance exists; its log lines go to the instance's logger.
   let logger: FastifyBaseLogger | undefined;
@@ -175,6 +178,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     cacheDir: config.federationCacheDir,
     allowLoopbackHttp: config.federationAllowLoopbackHttp,
     matchThreshold: config.matchThreshold,
+    meaning,
     onEvent: (event) => federationLog(logger, event),
   });
   federation.setPeers(holder.current().registry.endorsements);

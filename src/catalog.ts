@@ -10,6 +10,7 @@ import { SigningError, type Signing } from './provenance/signing.js';
 import { loadRegistry, RegistryError } from './registry/load.js';
 import type { Registry } from './registry/types.js';
 import type { RegistryRules } from './registry/validate.js';
+import type { WordVectors } from './semantic/word-vectors.js';
 
 /** Everything served from one registry file, built together and swapped together. */
 export interface Catalog {
@@ -47,9 +48,11 @@ export interface PrepareOptions {
   /** The catalog being served, which a reload must not roll back. */
   readonly served?: Catalog | undefined;
   readonly rules?: RegistryRules | undefined;
+  /** The semantic stage's word vectors (none: declines name what words alone find). */
+  readonly meaning?: WordVectors | undefined;
 }
 
-export async function prepareCatalog(file: string, signing: Signing, matchThreshold: number, { served, rules }: PrepareOptions = {}): Promise<Catalog> {
+export async function prepareCatalog(file: string, signing: Signing, matchThreshold: number, { served, rules, meaning }: PrepareOptions = {}): Promise<Catalog> {
   const loaded = await loadRegistry(file, rules);
   const files = signedFiles(file);
   const signatureBytes = await read(files.signature);
@@ -63,7 +66,7 @@ export async function prepareCatalog(file: string, signing: Signing, matchThresh
     const signed = signRegistry(registry, signing.key, signing.mode);
     return {
       registry,
-      matcher: buildMatcher(registry, matchThreshold),
+      matcher: buildMatcher(registry, matchThreshold, { meaning }),
       signed,
       signatureBytes: signatureDocumentBytes(signatureDocument(signed)),
       history: [],
@@ -85,7 +88,7 @@ export async function prepareCatalog(file: string, signing: Signing, matchThresh
   const { canonical, sha256, document, documentBytes, history, historyBytes } = check.signed;
   return {
     registry: loaded,
-    matcher: buildMatcher(loaded, matchThreshold),
+    matcher: buildMatcher(loaded, matchThreshold, { meaning }),
     signed: { canonical, sha256, signature: document.signature, publicKey: signing.publicKey, version: loaded.version, mode: 'curator' },
     signatureBytes: documentBytes,
     history,

@@ -90,15 +90,15 @@ export interface RegistryReport {
   readonly declined: number;
   /** Queries (of all) answered with a category where another or none was right. */
   readonly confidentWrong: number;
-  /** On-topic queries answered right, or declined naming the right category among its candidates (at most three). */
+  /** On-topic queries answered right, or declined naming the right category among its candidates. */
   readonly withinTwoCalls: number;
   readonly byKind: Readonly<Record<string, { total: number; correct: number }>>;
 }
 
-/** The candidates a decline names (at most three, as get_sources names them). */
+/** The candidates a decline names, as get_sources names them. */
 function namedCandidates(outcome: ReturnType<Matcher['match']>): string[] {
   if (outcome.kind === 'match') return [];
-  return outcome.candidates.slice(0, 3).map((c) => c.slug);
+  return outcome.candidates.map((c) => c.slug);
 }
 
 export function evaluateRegistry(matcher: Matcher, queries: readonly { query: string; expect: string | null; kind: string }[]): RegistryReport {

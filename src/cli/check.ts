@@ -2,6 +2,7 @@ import { DEFAULT_THRESHOLD, MIN_MARGIN } from '../matcher/matcher.js';
 import { curatorKeyProblems } from '../provenance/curator.js';
 import { readRegistry } from '../registry/load.js';
 import { buildMatcher, type Explanation } from '../matcher/matcher.js';
+import { loadWordVectors } from '../semantic/word-vectors.js';
 import { rulesFromEnv, takeOption, type CliIo } from './io.js';
 import { checkLinks } from './links.js';
 import { ignoredWordsOf, lint } from './lint.js';
@@ -36,7 +37,7 @@ function explainQuery({ outcome, forCategory, against, unknown, outOfScope }: Ex
             'too-vague': 'a single everyday word, too vague to answer',
           }[outcome.reason];
     io.out(`no match: ${why}; closest: ${outcome.closest === null ? 'none' : `${outcome.closest.slug} (score ${outcome.closest.score.toFixed(3)})`}`);
-    io.out(`candidates named: ${outcome.candidates.length === 0 ? 'none' : outcome.candidates.map((c) => `${c.slug} (score ${c.score.toFixed(3)})`).join(', ')}`);
+    io.out(`candidates named: ${outcome.candidates.length === 0 ? 'none' : outcome.candidates.map((c) => `${c.slug} (score ${c.score.toFixed(3)}${c.similarity === undefined ? '' : `, similarity ${c.similarity.toFixed(3)}`})`).join(', ')}`);
   }
   const ignored = ignoredWordsOf(query);
   io.out(`words ignored (see check --ignored-words): ${ignored.length === 0 ? 'none' : ignored.join(', ')}`);
@@ -81,7 +82,9 @@ export async function check(argv: readonly string[], io: CliIo): Promise<number>
     return 1;
   }
   if (query !== undefined) {
-    explainQuery(buildMatcher(result.registry, threshold).explain(query), query, io);
+    // As the server names candidates: with the semantic stage unless SEMANTIC_STAGE=off.
+    const meaning = process.env.SEMANTIC_STAGE?.trim() === 'off' ? undefined : loadWordVectors();
+    explainQuery(buildMatcher(result.registry, threshold, { meaning }).explain(query), query, io);
     return 0;
   }
   // Link rot is a warning like the lints: the server would still serve the file.

@@ -1,4 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { WordVectors } from '../semantic/word-vectors.js';
 import { buildMatcherInSlices, IndexTooLarge, PEER_INDEX_LIMITS, type Matcher } from '../matcher/matcher.js';
 import { sharedSpellingSteps } from '../matcher/spelling.js';
 import { runInSlices } from '../util/slices.js';
@@ -52,6 +53,8 @@ export interface FederationOptions {
   readonly cacheDir: string | undefined;
   readonly allowLoopbackHttp: boolean;
   readonly matchThreshold: number;
+  /** The semantic stage's word vectors, for peers' matchers as for ours (none: words alone). */
+  readonly meaning?: WordVectors | undefined;
   /** Per request. */
   readonly timeoutMs?: number;
   readonly maxBytes?: number;
@@ -115,7 +118,7 @@ const jitter = (ms: number) => ms * (0.9 + Math.random() * 0.2);
  * endorsements are never followed.
  */
 export class Federation implements FederationView {
-  readonly #options: Required<Omit<FederationOptions, 'cacheDir' | 'onEvent' | 'verifier'>> & Pick<FederationOptions, 'cacheDir' | 'onEvent'>;
+  readonly #options: Required<Omit<FederationOptions, 'cacheDir' | 'onEvent' | 'verifier' | 'meaning'>> & Pick<FederationOptions, 'cacheDir' | 'onEvent' | 'meaning'>;
   #peers = new Map<string, Peer>();
   #timer: NodeJS.Timeout | undefined;
   #running = 0;
@@ -332,7 +335,7 @@ export class Federation implements FederationView {
     const verified = await this.#verifier.verify(docs, peer.endorsement.pubkey, this.#options.allowLoopbackHttp, inUseOf(peer.copy));
     const turn = this.#accepting.then(async () => {
       try {
-        const matcher = await buildMatcherInSlices(verified.registry, this.#options.matchThreshold, { limits: PEER_INDEX_LIMITS, pause: nextTurn });
+        const matcher = await buildMatcherInSlices(verified.registry, this.#options.matchThreshold, { limits: PEER_INDEX_LIMITS, pause: nextTurn, meaning: this.#options.meaning });
         return { ...verified, matcher, fetchedAt, fingerprint: fingerprint(docs) };
       } catch (err) {
         throw err instanceof IndexTooLarge ? new PeerRefused(err.message) : err;

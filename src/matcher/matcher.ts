@@ -1,12 +1,17 @@
 import { BoundedMemo } from '../util/bounded-memo.js';
 import { runAtOnce, runInSlices } from '../util/slices.js';
 import type { Registry } from '../registry/types.js';
+import { meaningIndexSteps, type MeaningIndex } from '../semantic/meaning-index.js';
+import type { WordVectors } from '../semantic/word-vectors.js';
+import { declineCandidates } from './candidates.js';
+export { byWeight, candidateWeight } from './candidates.js';
 import { decide, decideBeforeRanking, type MatchOutcome } from './decision.js';
 import { explainOutcome, type Explanation } from './explanation.js';
 import { IndexTooLarge, indexSteps, type IndexLimits } from './index.js';
+import { contentWords } from './normalize.js';
 import { prepareQuery, type PreparedQuery } from './query.js';
 import { RULES, type MatcherRules } from './rules.js';
-import { createScorer, type Ranking } from './scoring.js';
+import { createScorer, type MatchCandidate, type Ranking } from './scoring.js';
 import { editDistanceIndexSteps, SpellingBucketFull, type SpellingIndex } from './spelling.js';
 
 // The matcher in small files: index.ts (what a registry gives it), query.ts (a query normalised),
@@ -48,6 +53,8 @@ export interface MatcherOptions {
   readonly limits?: IndexLimits;
   /** The weights and rules (RULES by default): what the evaluation's ablation changes. */
   readonly rules?: MatcherRules;
+  /** The semantic stage's word vectors: declines also name the categories nearest in meaning. None: words alone. */
+  readonly meaning?: WordVectors | undefined;
 }
 
 /** Builds the matcher for one registry, once. */
@@ -81,6 +88,9 @@ function* matcherSteps(registry: Registry, defaultThreshold: number, options: Ma
   // Agents ask the same things in different case and punctuation: rankings are remembered by
   // normalised query. Bounded: emptied when full, so memory stays flat under any traffic.
   const rankings = new BoundedMemo<string, Ranking>(MAX_REMEMBERED_RANKINGS);
+  const meaning: MeaningIndex | undefined = options.meaning === undefined ? undefined : yield* meaningIndexSteps(registry, options.meaning, contentWords);
+  // What declines name, by the query's content words (the only part of it the semantic stage reads) and the lexical candidates.
+  const named = new BoundedMemo<string, readonly MatchCandidate[]>(MAX_REMEMBERED_RANKINGS);
 
   return {
     match(query, threshold = defaultThreshold, prepared = prepareQuery(query)) {
@@ -93,7 +103,11 @@ function* matcherSteps(registry: Registry, defaultThreshold: number, options: Ma
       const capitals = scorer.ownCapitals(prepared);
       const remembered = `${prepared.key}\u0000${capitals.join(' ')}\u0000${prepared.intents.join(' ')}\u0000${prepared.phraseWords.join(' ')}\u0000${prepared.countries.join(' ')}`;
       const ranking = rankings.get(remembered, () => Object.freeze(scorer.rank(prepared, capitals)));
-      return decide(ix, ranking, prepared, threshold, rules);
+      const outcome = decide(ix, ranking, prepared, threshold, rules);
+      if (outcome.kind === 'match' || outcome.reason === 'empty-query' || outcome.reason === 'too-long') return outcome;
+      const lexical = outcome.candidates;
+      const candidates = named.get(`${prepared.key}\u0000${lexical.map((c) => `${c.slug} ${c.score}`).join(' ')}`, () => declineCandidates(lexical, prepared, rules, meaning));
+      return { ...outcome, candidates };
     },
     remembered: () => ({ rankings: rankings.size, corrections: scorer.remembered() }),
     explain(query, threshold = defaultThreshold) {

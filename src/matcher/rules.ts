@@ -85,6 +85,25 @@ export interface MatcherRules {
    */
   readonly longRequestWords: number;
 
+  // What a decline names (see candidates.ts).
+  /**
+   * At most this many candidates: among hundreds of categories, three often miss the one meant
+   * (issue 30: 0.85 right within two calls at 369 categories); five, each with its description,
+   * are still quick to read.
+   */
+  readonly declineCandidates: number;
+  /** Categories nearest in meaning added to a decline's candidates (the semantic stage), before ranking. */
+  readonly nearestInMeaning: number;
+  /**
+   * A category that shares no word with the question is named only when it is at least this near
+   * in meaning: about where the nearest category of nine on-topic questions in ten lies (on the
+   * twenty-eight read registries, 2026-11-28: 0.62). Word vectors find some relation between almost
+   * any two texts; below this, what they find is rarely what was meant.
+   */
+  readonly meaningFloor: number;
+  /** A candidate weighing less than this share of the best candidate is not named: it is unlikely to be meant. */
+  readonly candidateFloor: number;
+
   // Switches (turned off one at a time by the ablation).
   /**
    * A topic is named by a keyword or by the category's own words (name, description, tags):
@@ -150,6 +169,10 @@ export const RULES: MatcherRules = Object.freeze({
   broadEvidencePerWord: 0.02,
   broadEvidenceMaxDiscount: 0.2,
   longRequestWords: 16,
+  declineCandidates: 5,
+  nearestInMeaning: 3,
+  meaningFloor: 0.65,
+  candidateFloor: 0.5,
   contextNeedsStrongerEvidence: true,
   oneWordNeedsName: true,
   oneEverydayWordIsVague: true,

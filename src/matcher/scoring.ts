@@ -17,12 +17,14 @@ export const MAX_REMEMBERED_WORDS = 10_000;
 export const MAX_PHRASE_CHECKS = 1024;
 export const MAX_SCOPE_CHECKS = 256;
 
-/** How many candidates a ranking keeps, and how many a decline names: few enough to read, enough to hold the right one. */
-export const MAX_CANDIDATES = 3;
+/** How many candidates a ranking keeps: as many as a decline may name (see rules.ts, declineCandidates). */
+export const MAX_CANDIDATES = 5;
 
 export interface MatchCandidate {
   readonly slug: string;
   readonly score: number;
+  /** How near the category is to the query in meaning (0 to 1), where the semantic stage ran. */
+  readonly similarity?: number;
 }
 
 export interface Hit {

@@ -17,6 +17,8 @@ export interface DeclineCandidate {
   readonly name: string;
   readonly description: string;
   readonly score: number;
+  /** How near in meaning, where the semantic stage ran. */
+  readonly similarity?: number;
 }
 
 export interface FoundAnswer {
@@ -34,7 +36,7 @@ export interface FoundAnswer {
 export interface FoundDecline {
   readonly kind: 'decline';
   readonly reason: Extract<MatchOutcome, { kind: 'no-match' }>['reason'];
-  /** At most three, closest first: what the decline names. */
+  /** At most five, closest first: what the decline names. */
   readonly candidates: readonly DeclineCandidate[];
   readonly text: string;
   readonly data: Record<string, unknown>;
@@ -103,9 +105,9 @@ function describeNoMatch(
 ): FoundDecline {
   const slugs = Object.keys(catalog.registry.categories).sort();
   const available = slugs.length > 0 ? `Available categories: ${slugs.join(', ')}.` : 'The registry has no categories yet.';
-  const candidates = outcome.candidates.map(({ slug, score }) => {
+  const candidates = outcome.candidates.map(({ slug, score, similarity }) => {
     const c = catalog.registry.categories[slug]!;
-    return { slug, name: c.name, description: c.description, score };
+    return { slug, name: c.name, description: c.description, score, ...(similarity === undefined ? {} : { similarity }) };
   });
   const refused = outcome.reason === 'below-threshold' ? outcome.outOfScope : undefined;
   const refusedName = refused === undefined ? '' : catalog.registry.categories[refused.slug]!.name;
@@ -122,7 +124,7 @@ function describeNoMatch(
     candidates.length === 0
       ? ''
       : ` Candidates, closest first (if one is what you meant, call get_sources again with its slug as the query):\n` +
-        candidates.map((c, i) => `${i + 1}. ${c.name} (slug: ${c.slug}, score ${c.score.toFixed(3)}): ${c.description}`).join('\n') +
+        candidates.map((c, i) => `${i + 1}. ${c.name} (slug: ${c.slug}, score ${c.score.toFixed(3)}${c.similarity === undefined ? '' : `, similarity in meaning ${c.similarity.toFixed(3)}`}): ${c.description}`).join('\n') +
         '\n';
   let why: string;
   if (outcome.reason === 'too-long') {

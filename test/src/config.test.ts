@@ -56,11 +56,11 @@ t.test('empty and blank variables take their defaults, whatever process.env hold
 
 t.test('every variable is read', async (t) => {
   const c = loadConfig({
-    HOST: '0.0.0.0', PORT: '8080', REGISTRY_PATH: '/tmp/r.json', LOG_LEVEL: 'debug', MATCH_THRESHOLD: '0.55',
+    HOST: '0.0.0.0', PORT: '8080', REGISTRY_PATH: '/tmp/r.json', LOG_LEVEL: 'debug', MATCH_THRESHOLD: '0.55', SEMANTIC_STAGE: 'off',
     ALLOWED_ORIGINS: 'https://a.example.com, http://b.example.org:8080/', ALLOWED_HOSTS: '3gs.example.org', SESSION_TTL_SECONDS: '60', MAX_SESSIONS: '5', PID_FILE: '/run/3gs.pid',
   });
   t.same(c, {
-    host: '0.0.0.0', port: 8080, registryPath: '/tmp/r.json', logLevel: 'debug', matchThreshold: 0.55,
+    host: '0.0.0.0', port: 8080, registryPath: '/tmp/r.json', logLevel: 'debug', matchThreshold: 0.55, semanticStage: false,
     allowedOrigins: ['https://a.example.com', 'http://b.example.org:8080'], allowedHosts: ['3gs.example.org'], sessionTtlMs: 60_000, maxSessions: 5, curatorSeed: undefined,
     redisUrl: undefined, rateLimitMax: 600, rateLimitWindowMs: 60_000, maxEventLoopDelayMs: 1000, maxHeapUsedBytes: 0, trustProxy: [],
     shutdownGraceMs: 10_000, connectionTimeoutMs: 30_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 72_000, pidFile: '/run/3gs.pid',
@@ -72,6 +72,7 @@ t.test('every variable is read', async (t) => {
   t.throws(() => loadConfig({ DEMAND_MIN_CLIENTS: '1' }), { message: /DEMAND_MIN_CLIENTS must be >= 2/ }, 'k of 1 would show what one client asked');
   t.throws(() => loadConfig({ DEMAND_TOKEN: 'short-secret' }), { message: /^invalid configuration: DEMAND_TOKEN must NOT have fewer than 16 characters$/ }, 'a short token is refused without repeating it');
   t.throws(() => loadConfig({ DEMAND_SIGNAL: 'no' }), { message: /DEMAND_SIGNAL must be one of on, off/ });
+  t.equal(loadConfig({}).semanticStage, true, 'the semantic stage runs unless turned off');
   const peers = loadConfig({ FEDERATION_REFRESH_SECONDS: '30', FEDERATION_CACHE_DIR: '/var/cache/3gs', FEDERATION_ALLOW_LOOPBACK_HTTP: 'true' });
   t.same([peers.federationRefreshMs, peers.federationCacheDir, peers.federationAllowLoopbackHttp], [30_000, '/var/cache/3gs', true]);
   t.throws(() => loadConfig({ FEDERATION_ALLOW_LOOPBACK_HTTP: 'yes' }), { message: /FEDERATION_ALLOW_LOOPBACK_HTTP must be one of true, false/ });

@@ -1,7 +1,7 @@
 import type { PeerState, PeerView } from '../../federation/federation.js';
 import { peerText } from '../../federation/peer-text.js';
 import { askedOf } from '../../demand/asked.js';
-import { prepareQuery, type MatchCandidate } from '../../matcher/matcher.js';
+import { byWeight, prepareQuery, type MatchCandidate } from '../../matcher/matcher.js';
 import { SOURCE_TYPES, type Category, type Registry } from '../../registry/types.js';
 import { getSources } from './get-sources.js';
 import { READ_ONLY, answer, failure, schema, type Tool } from './tool.js';
@@ -123,9 +123,9 @@ export const getFederatedSources: Tool = {
     if (threshold === undefined) context?.asked?.(askedOf(catalog.matcher, prepared, local, answers.length > 0));
     if (answers.length === 0) {
       const named = closest
-        .sort((a, b) => b.score - a.score)
+        .sort(byWeight)
         .slice(0, CLOSEST_SHOWN)
-        .map((c) => `${c.slug} in ${c.where} (score ${c.score.toFixed(3)})`);
+        .map((c) => `${c.slug} in ${c.where} (score ${c.score.toFixed(3)}${c.similarity === undefined ? '' : `, similarity in meaning ${c.similarity.toFixed(3)}`})`);
       return failure(
         `No category of this registry or of the ${peers.length} endorsed registries matches the query well enough. ` +
           (named.length > 0 ? `The closest: ${named.join(', ')}. ` : 'No category shares any words with it. ') +

@@ -1,5 +1,5 @@
 import type { Asked } from '../../demand/asked.js';
-import { DEFAULT_THRESHOLD } from '../../matcher/matcher.js';
+import { DEFAULT_THRESHOLD, RULES } from '../../matcher/matcher.js';
 import { BoundedMemo } from '../../util/bounded-memo.js';
 import { findSources, MAX_QUERY_LENGTH } from '../../sources/find-sources.js';
 import { SOURCE_TYPES } from '../../registry/types.js';
@@ -32,6 +32,8 @@ const answered = schema.object({
       lastChanged: schema.object({ date: schema.string, from: { enum: ['history', 'registry'] } }),
 });
 
+const MAX_DECLINE_CANDIDATES = RULES.declineCandidates;
+
 /** Why a query was declined (see MatchOutcome), the threshold that applied, and the categories it names. */
 const declined = schema.object({
   declined: schema.object({
@@ -39,8 +41,12 @@ const declined = schema.object({
     threshold: { type: 'number' },
     candidates: {
       type: 'array',
-      maxItems: 3,
-      items: schema.object({ slug: schema.string, name: schema.string, description: schema.string, score: { type: 'number' } }),
+      maxItems: MAX_DECLINE_CANDIDATES,
+      // similarity: how near in meaning (0 to 1), where the server's semantic stage runs.
+      items: schema.object(
+        { slug: schema.string, name: schema.string, description: schema.string, score: { type: 'number' }, similarity: { type: 'number' } },
+        ['slug', 'name', 'description', 'score'],
+      ),
     },
     availableSlugs: schema.strings,
     // Present when the query was nearest to a category whose curator marked it as outside its scope.

@@ -1,0 +1,34 @@
+import type { MeaningIndex } from '../semantic/meaning-index.js';
+import type { PreparedQuery } from './query.js';
+import type { MatcherRules } from './rules.js';
+import type { MatchCandidate } from './scoring.js';
+
+/** A candidate's weight: its score plus its similarity in meaning, both 0 to 1. */
+export function candidateWeight(c: MatchCandidate): number {
+  return c.score + (c.similarity ?? 0);
+}
+
+/** Heaviest first; equal ones by slug, so the order never depends on how they were found. */
+export function byWeight(a: MatchCandidate, b: MatchCandidate): number {
+  return candidateWeight(b) - candidateWeight(a) || (a.slug < b.slug ? -1 : 1);
+}
+
+/**
+ * What a decline names: the categories the words point to, and (with the semantic stage) the
+ * ones nearest in meaning, which words miss when a question is put in the asker's own words.
+ * Each is ranked by its score plus its similarity (both 0 to 1); a candidate under
+ * `candidateFloor` of the best one's is left out: it is unlikely to be what was meant.
+ */
+export function declineCandidates(lexical: readonly MatchCandidate[], prepared: PreparedQuery, rules: MatcherRules, meaning: MeaningIndex | undefined): readonly MatchCandidate[] {
+  const query = meaning?.vectorOf(prepared.words);
+  const pool = new Map<string, MatchCandidate>();
+  for (const c of lexical) pool.set(c.slug, query === undefined ? c : { ...c, similarity: meaning!.similarity(query, c.slug) });
+  if (query !== undefined) {
+    for (const { slug, similarity } of meaning!.nearest(query, rules.nearestInMeaning)) {
+      if (!pool.has(slug) && similarity >= rules.meaningFloor) pool.set(slug, { slug, score: 0, similarity });
+    }
+  }
+  const ranked = [...pool.values()].sort(byWeight);
+  const floor = ranked.length === 0 ? 0 : rules.candidateFloor * candidateWeight(ranked[0]!);
+  return Object.freeze(ranked.filter((c) => candidateWeight(c) >= floor).slice(0, rules.declineCandidates).map((c) => Object.freeze(c)));
+}

@@ -1,0 +1,73 @@
+import t from 'tap';
+import { buildMatcher, RULES, type MatchOutcome } from '../../../src/matcher/matcher.js';
+import { validateRegistry } from '../../../src/registry/validate.js';
+import { loadWordVectors } from '../../../src/semantic/word-vectors.js';
+
+const meaning = loadWordVectors();
+const source = (rank: number) => ({ rank, name: `Source ${rank}`, url: `https://example.org/${rank}`, type: 'article', why: 'A good source.' });
+const category = (name: string, description: string, keywords: string[] = []) => ({ name, description, tags: [name.toLowerCase()], keywords, queryPatterns: [`${name.toLowerCase()} basics`], sources: [source(1), source(2), source(3)] });
+const check = validateRegistry({
+  version: '1.0.0',
+  updated: '2026-11-28',
+  curator: { name: 'Test', pubkey: '' },
+  endorsements: [],
+  categories: {
+    'home-baking': category('Home baking', 'Baking bread, cakes and pastry in a home oven', ['sourdough', 'yeast']),
+    'home-networking': category('Home networking', 'Routers, wifi coverage and firewalls for a household', ['mesh wifi']),
+    'vegetable-gardening': category('Vegetable gardening', 'Growing vegetables in raised beds and containers', ['companion planting']),
+    'bicycle-repair': category('Bicycle repair', 'Fixing punctures, brakes and gears on a bike', ['derailleur']),
+    'tax-returns': category('Tax returns', 'Filing an income tax return and claiming deductions', ['deductions']),
+    'dog-training': category('Dog training', 'Teaching a puppy to sit, recall and walk on a lead', ['recall training']),
+    'birdwatching': category('Birdwatching', 'Identifying birds by sight and song, binoculars and field guides', ['binoculars']),
+  },
+});
+if (!check.ok) throw new Error(check.problems.join());
+const registry = check.registry;
+const declined = (o: MatchOutcome) => {
+  if (o.kind === 'match') throw new Error(`expected a decline, got ${o.slug}`);
+  return o;
+};
+
+t.test('with the semantic stage, a decline also names the category nearest in meaning, which shares no word with the question', async (t) => {
+  const question = 'my loaf came out flat and gummy';
+  const words = declined(buildMatcher(registry).match(question));
+  t.notOk(words.candidates.some((c) => c.slug === 'home-baking'), 'words alone cannot find it');
+  const both = declined(buildMatcher(registry, undefined, { meaning }).match(question));
+  const baking = both.candidates.find((c) => c.slug === 'home-baking');
+  t.ok(baking !== undefined, 'the semantic stage names it');
+  t.equal(baking!.score, 0, 'no word in common');
+  t.ok(baking!.similarity! >= RULES.meaningFloor, `near enough in meaning (${baking!.similarity})`);
+  t.equal(both.candidates[0]!.slug, 'home-baking', 'and first: nothing else is as near');
+});
+
+t.test('every candidate of a decline carries its similarity, and they are ranked by score plus similarity', async (t) => {
+  const o = declined(buildMatcher(registry, undefined, { meaning }).match('wifi bread'));
+  t.ok(o.candidates.length >= 2);
+  for (const c of o.candidates) t.type(c.similarity, 'number', `${c.slug} has a similarity`);
+  const weights = o.candidates.map((c) => c.score + c.similarity!);
+  t.same(weights, [...weights].sort((a, b) => b - a), 'heaviest first');
+});
+
+t.test('candidates that could hardly be meant are not named', async (t) => {
+  const m = buildMatcher(registry, undefined, { meaning });
+  const o = declined(m.match('quantum chromodynamics lattice'));
+  for (const c of o.candidates) t.ok(c.score > 0 || c.similarity! >= RULES.meaningFloor, `${c.slug}: a shared word, or near in meaning`);
+  const best = Math.max(...o.candidates.map((c) => c.score + (c.similarity ?? 0)));
+  for (const c of o.candidates) t.ok(c.score + (c.similarity ?? 0) >= RULES.candidateFloor * best, `${c.slug}: at least ${RULES.candidateFloor} of the best`);
+  t.ok(o.candidates.length <= RULES.declineCandidates);
+});
+
+t.test('at most five candidates, where eight categories share a word with the question', async (t) => {
+  const many = declined(buildMatcher(registry, undefined, { meaning }).match('home vegetables bike tax dog birds bread wifi'));
+  t.ok(many.candidates.length <= 5);
+  t.equal(RULES.declineCandidates, 5);
+});
+
+t.test('an answer is the same with or without the semantic stage: it only adds candidates to declines', async (t) => {
+  for (const q of ['sourdough starter', 'mesh wifi dead zones', 'derailleur adjustment', 'companion planting tomatoes']) {
+    const a = buildMatcher(registry).match(q);
+    const b = buildMatcher(registry, undefined, { meaning }).match(q);
+    t.equal(a.kind, 'match', q);
+    t.same(b, a, `${q}: the same answer`);
+  }
+});
