@@ -20,7 +20,7 @@ import { editDistanceIndexSteps, SpellingBucketFull, type SpellingIndex } from '
 export { IndexTooLarge, PEER_INDEX_LIMITS, type IndexLimits } from './index.js';
 export { MAX_CONTENT_WORDS, MAX_NORMALIZED_LENGTH, prepareQuery, type PreparedQuery } from './query.js';
 export { RULES, RULE_SWITCHES, type MatcherRules } from './rules.js';
-export { MAX_CANDIDATES, MAX_PHRASE_CHECKS, MAX_REMEMBERED_WORDS, MAX_SCOPE_CHECKS, type MatchCandidate } from './scoring.js';
+export { MAX_PHRASE_CHECKS, MAX_REMEMBERED_WORDS, MAX_SCOPE_CHECKS, type MatchCandidate } from './scoring.js';
 export type { MatchOutcome } from './decision.js';
 export type { Explanation } from './explanation.js';
 

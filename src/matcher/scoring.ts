@@ -17,9 +17,6 @@ export const MAX_REMEMBERED_WORDS = 10_000;
 export const MAX_PHRASE_CHECKS = 1024;
 export const MAX_SCOPE_CHECKS = 256;
 
-/** How many candidates a ranking keeps: as many as a decline may name (see rules.ts, declineCandidates). */
-export const MAX_CANDIDATES = 5;
-
 export interface MatchCandidate {
   readonly slug: string;
   readonly score: number;
@@ -45,9 +42,9 @@ export interface ScopeRefusal {
 
 /** The best candidates, and what the decision needs to know about the query and the leader. */
 export interface Ranking {
-  /** At most MAX_CANDIDATES, best first. */
+  /** At most `declineCandidates` (rules.ts), best first. */
   readonly candidates: readonly MatchCandidate[];
-  /** What a decline names: the candidates first, then the best other categories the query shares words with (too few to answer with): at most MAX_CANDIDATES. */
+  /** What a decline names: the candidates first, then the best other categories the query shares words with (too few to answer with): at most `declineCandidates`. */
   readonly declineCandidates: readonly MatchCandidate[];
   /** The query names the leader and not the runner-up (see rank()). */
   readonly byTopic: boolean;
@@ -333,11 +330,11 @@ export function createScorer(ix: MatcherIndex, rules: MatcherRules, spelling: ()
     // from answering (a word or two in common is too little to answer with, enough to suggest).
     const nearby: Ranked[] = [];
     const keep = (list: Ranked[], c: Ranked) => {
-      if (list.length === MAX_CANDIDATES && before(c, list[MAX_CANDIDATES - 1]!) > 0) return;
+      if (list.length === rules.declineCandidates && before(c, list[rules.declineCandidates - 1]!) > 0) return;
       let at = list.length;
       while (at > 0 && before(c, list[at - 1]!) < 0) at--;
       list.splice(at, 0, c);
-      if (list.length > MAX_CANDIDATES) list.pop();
+      if (list.length > rules.declineCandidates) list.pop();
     };
     for (let t = 0; t < touchedCount; t++) {
       const id = tally.touched[t]!;
@@ -389,7 +386,7 @@ export function createScorer(ix: MatcherIndex, rules: MatcherRules, spelling: ()
     const candidates = best.map(({ slug, score }) => Object.freeze({ slug, score }));
     // What a decline names: the answerable candidates first, then the others the query shares words with.
     const declineCandidates = [...candidates];
-    for (const { slug, score } of nearby) if (declineCandidates.length < MAX_CANDIDATES && !declineCandidates.some((d) => d.slug === slug)) declineCandidates.push(Object.freeze({ slug, score }));
+    for (const { slug, score } of nearby) if (declineCandidates.length < rules.declineCandidates && !declineCandidates.some((d) => d.slug === slug)) declineCandidates.push(Object.freeze({ slug, score }));
     // One word that is, or was read as, an everyday word ("keys", "kyes"): too vague if it is the whole query.
     const single = distinct === 1 && words.every((w) => w === words[0]);
     const only = single ? hits.values().next().value : undefined;
