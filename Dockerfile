@@ -7,7 +7,8 @@ RUN npm ci --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY plugins ./plugins
-COPY scripts/build.mjs ./scripts/build.mjs
+COPY scripts/build.mjs scripts/word-vectors.mjs ./scripts/
+# The build also makes dist/word-vectors.bin from a devDependency, which the prune then drops.
 RUN npm run build && npm prune --omit=dev
 
 FROM node:24-bookworm-slim
