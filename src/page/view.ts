@@ -140,7 +140,7 @@ export function categoryView(catalog: Catalog, slug: string): CategoryView | und
 /**
  * The search form's answer: what get_sources finds for the same query, through the same service
  * (src/sources/find-sources.ts), so the page says what an agent is told. A match shows the
- * category; a decline shows the same message and links the candidates it names (at most three).
+ * category; a decline shows the same message and links the candidates it names (at most five).
  */
 export function searchView(catalog: Catalog, query: string): SearchView {
   // The tool's one argument check a form can fail: its input schema's maxLength.

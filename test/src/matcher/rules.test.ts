@@ -152,11 +152,11 @@ t.test('in a short query, a category that explains fewer than half of the words 
   t.match(matcherWith({ minExplained: 0 }).match('dobsonian dresses for petite women'), { kind: 'match', slug: 'amateur-astronomy' }, 'without the rule the keyword wins');
 });
 
-t.test('a decline names up to three candidates, answerable ones first, including categories that share too little to answer', async (t) => {
+t.test('a decline names up to five candidates, answerable ones first, including categories that share too little to answer', async (t) => {
   const outcome = matcher.match('galaxy coffee car');
   t.equal(outcome.kind, 'no-match');
   if (outcome.kind !== 'no-match') return;
-  t.ok(outcome.candidates.length > 0 && outcome.candidates.length <= 3, `${outcome.candidates.length} candidates`);
+  t.ok(outcome.candidates.length > 0 && outcome.candidates.length <= 5, `${outcome.candidates.length} candidates`);
   t.same(new Set(outcome.candidates.map((c) => c.slug)).size, outcome.candidates.length, 'no category twice');
   const nothing = matcher.match('xyzzy plugh');
   t.same(nothing.kind === 'no-match' && nothing.candidates, [], 'nothing shared: none named');
