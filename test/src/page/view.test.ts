@@ -8,9 +8,11 @@ import { SHIPPED_REGISTRY, TEST_PUBLIC_KEY, build, callTool, openSession, server
 import { endorsingRegistry, newKey, peerDocuments, peerRegistry, servePeer } from '../../helpers/peers.js';
 import { signedTwice } from '../../helpers/signed.js';
 import { waitFor } from '../../helpers/wait.js';
+import { loadWordVectors } from '../../../src/semantic/word-vectors.js';
 
 const threshold = testConfig().matchThreshold;
-const catalog = await prepareCatalog(SHIPPED_REGISTRY, serverSigning(), threshold);
+// As the server builds it: with the semantic stage (on by default).
+const catalog = await prepareCatalog(SHIPPED_REGISTRY, serverSigning(), threshold, { meaning: loadWordVectors() });
 const slugs = Object.keys(catalog.registry.categories);
 
 type Answer = {
