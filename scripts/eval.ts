@@ -161,7 +161,7 @@ function medianMicros(m: Matcher, list: readonly string[], passes = 5): { first:
 }
 
 console.log('\n== speed');
-const shipped = medianMicros(buildMatcher(registry), [...queries, ...fresh].map((q) => q.query), 20);
+const shipped = medianMicros(buildMatcher(registry, undefined, { meaning }), [...queries, ...fresh].map((q) => q.query), 20);
 console.log(
   `shipped registry (${Object.keys(registry.categories).length} categories): median ${shipped.first.toFixed(1)} µs per query on a fresh matcher's first pass, ` +
     `${shipped.variant.toFixed(1)} µs for a variant of a query seen before (other case and punctuation), ${shipped.later.toFixed(1)} µs for a repeat`,
@@ -172,7 +172,7 @@ const generated = generateRegistry(1000);
 gc?.();
 const heapBefore = process.memoryUsage().heapUsed;
 const buildStart = performance.now();
-const big = buildMatcher(generated.registry);
+const big = buildMatcher(generated.registry, undefined, { meaning });
 const buildMs = performance.now() - buildStart;
 gc?.();
 const heapMb = (process.memoryUsage().heapUsed - heapBefore) / 1024 / 1024;
@@ -190,7 +190,7 @@ console.log(
 function firstPassMicros(query: string, tries = 7): number {
   const samples: number[] = [];
   for (let i = 0; i < tries; i++) {
-    const m = buildMatcher(registry);
+    const m = buildMatcher(registry, undefined, { meaning });
     const start = performance.now();
     m.match(query);
     samples.push((performance.now() - start) * 1000);
