@@ -120,16 +120,33 @@ export function buildReport(snapshot: Snapshot, context: ReportContext): DemandR
  * use ("best", "cheap") would otherwise chain unrelated topics into one.
  */
 export function groupTopics(items: readonly Counted[]): TopicGroup[] {
-  const groups: { head: Counted; words: ReadonlySet<string>; related: Counted[]; all: Set<string> }[] = [];
+  const groups: { head: Counted; related: Counted[] }[] = [];
+  // Each word to the first group whose head holds it, and to the first group any member of which
+  // holds it: looked up per word, so the report costs what its items do, never items times groups.
+  const byHeadWord = new Map<string, number>();
+  const byAnyWord = new Map<string, number>();
+  const first = (index: ReadonlyMap<string, number>, words: readonly string[]) => {
+    let found: number | undefined;
+    for (const w of words) {
+      const at = index.get(w);
+      if (at !== undefined && (found === undefined || at < found)) found = at;
+    }
+    return found;
+  };
   for (const item of [...items].sort(byDemand)) {
     const words = item.text.split(' ');
     // A single word also joins a group one of whose phrases holds it ("alive" with "keep starter
     // alive"): that adds no word to the group, so it chains nothing.
-    const group = groups.find((g) => words.some((w) => g.words.has(w))) ?? (words.length === 1 ? groups.find((g) => g.all.has(words[0]!)) : undefined);
-    if (group === undefined) groups.push({ head: item, words: new Set(words), related: [], all: new Set(words) });
-    else {
-      group.related.push(item);
-      for (const w of words) group.all.add(w);
+    const at = first(byHeadWord, words) ?? (words.length === 1 ? first(byAnyWord, words) : undefined);
+    if (at === undefined) {
+      groups.push({ head: item, related: [] });
+      for (const w of words) {
+        if (!byHeadWord.has(w)) byHeadWord.set(w, groups.length - 1);
+        if (!byAnyWord.has(w)) byAnyWord.set(w, groups.length - 1);
+      }
+    } else {
+      groups[at]!.related.push(item);
+      for (const w of words) if (!(byAnyWord.get(w)! <= at)) byAnyWord.set(w, at);
     }
   }
   return groups.slice(0, SHOWN.groups).map((g) => ({ ...g.head, related: g.related.slice(0, SHOWN.related) }));
