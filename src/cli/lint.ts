@@ -1,4 +1,5 @@
 import { DEFAULT_THRESHOLD, buildMatcher } from '../matcher/matcher.js';
+import { judgeWithoutPattern } from '../matcher/without-pattern.js';
 import Fuse from 'fuse.js';
 import { contentWords, normalizeText, stem } from '../matcher/normalize.js';
 import { categoryPath, entryLabel, sourceByRank } from '../registry/paths.js';
@@ -142,6 +143,7 @@ function everydayKeywords(registry: Registry): string[] {
  */
 function misleadingPatterns(registry: Registry, threshold: number): string[] {
   const warnings: string[] = [];
+  const judge = judgeWithoutPattern(registry);
   for (const [slug, c] of Object.entries(registry.categories)) {
     c.queryPatterns.forEach((pattern, i) => {
       const where = categoryPath(slug, entryLabel('queryPatterns', i));
@@ -149,8 +151,7 @@ function misleadingPatterns(registry: Registry, threshold: number): string[] {
         warnings.push(`${where}: "${pattern}" has only words the matcher ignores, so it matches no category`);
         return;
       }
-      const without = { ...c, queryPatterns: c.queryPatterns.filter((_, j) => j !== i) };
-      const m = buildMatcher({ ...registry, categories: { ...registry.categories, [slug]: without } }).match(pattern, threshold);
+      const m = judge(slug, i, threshold);
       if (m.kind === 'match' && m.slug !== slug) {
         warnings.push(
           `${where}: "${pattern}" matches ${m.slug} (score ${m.score.toFixed(3)}) when judged without itself, ` +
