@@ -35,6 +35,35 @@ export interface Term {
   readonly ids: readonly number[];
   /** Per category (same order as ids), the weight of the field the curator wrote the word in (the highest if several). */
   readonly fields: readonly number[];
+  /**
+   * Per category (same order as ids), what the word is to it (TERM_PHRASE_ONLY, TERM_NAMES,
+   * TERM_DESCRIBES): read once per word and category a query shares, set lookups the ranking
+   * would otherwise do for every such pair (thousands a query among thousands of categories).
+   */
+  readonly flags: Uint8Array;
+}
+
+/** The word counts for the category only inside a keyword phrase of it (Keywords.phraseOnly). */
+export const TERM_PHRASE_ONLY = 1;
+/** The word is in the category's name or slug (Keywords.name). */
+export const TERM_NAMES = 2;
+/** The word is in the category's name, description or tags (Keywords.described). */
+export const TERM_DESCRIBES = 4;
+
+/** A word's entry, from the categories that use it (by number, ascending) and the field weight each wrote it in. */
+export function termOf(stem: string, owners: readonly { readonly id: number; readonly field: number }[], keywords: readonly Keywords[], slugs: readonly string[]): Term {
+  const flags = new Uint8Array(owners.length);
+  owners.forEach(({ id }, i) => {
+    const k = keywords[id]!;
+    flags[i] = (k.phraseOnly.has(stem) ? TERM_PHRASE_ONLY : 0) | (k.name.has(stem) ? TERM_NAMES : 0) | (k.described.has(stem) ? TERM_DESCRIBES : 0);
+  });
+  return {
+    weight: Math.log(1 + slugs.length / owners.length),
+    slugs: owners.map((o) => slugs[o.id]!),
+    ids: owners.map((o) => o.id),
+    fields: owners.map((o) => o.field),
+    flags,
+  };
 }
 
 export interface Keywords {
@@ -200,8 +229,7 @@ export function* indexSteps(registry: Registry, rules: MatcherRules, limits: Ind
   const terms = new Map<string, Term>();
   for (const [s, perCategory] of owners) {
     yield;
-    const ids = [...perCategory.keys()];
-    terms.set(s, { weight: Math.log(1 + slugs.length / ids.length), slugs: ids.map((id) => slugs[id]!), ids, fields: ids.map((id) => perCategory.get(id)!) });
+    terms.set(s, termOf(s, [...perCategory].map(([id, field]) => ({ id, field })), keywords, slugs));
   }
   if (limits !== undefined && Math.max(terms.size, spellings.size) > limits.words) throw new IndexTooLarge(`more than ${limits.words} distinct words`);
 

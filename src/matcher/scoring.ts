@@ -1,6 +1,6 @@
 import { BoundedMemo } from '../util/bounded-memo.js';
 import { isEverydayWord } from './everyday-words.js';
-import type { MatcherIndex, Term } from './index.js';
+import { TERM_DESCRIBES, TERM_NAMES, TERM_PHRASE_ONLY, type MatcherIndex, type Term } from './index.js';
 import type { PreparedQuery } from './query.js';
 import type { MatcherRules } from './rules.js';
 import type { SpellingIndex } from './spelling.js';
@@ -273,7 +273,9 @@ export function createScorer(ix: MatcherIndex, rules: MatcherRules, spelling: ()
       for (const [stem, ids] of softPhraseHits(prepared.phraseWords)) {
         const key = `~${stem}`;
         const list = [...ids];
-        hits.set(key, { stem: key, term: { weight: Math.log(1 + slugs.length / list.length), slugs: list.map((id) => slugs[id]!), ids: list, fields: list.map(() => 1) }, factor: 1 });
+        // Such a word names a category whose name's phrase holds it ("~day" of "Day hiking").
+        const flags = Uint8Array.from(list, (id) => (ix.namedSoft[id]!.has(key) ? TERM_NAMES : 0));
+        hits.set(key, { stem: key, term: { weight: Math.log(1 + slugs.length / list.length), slugs: list.map((id) => slugs[id]!), ids: list, fields: list.map(() => 1), flags }, factor: 1 });
         for (const id of list) {
           const set = strongById.get(id);
           if (set === undefined) strongById.set(id, new Set([key]));
@@ -296,11 +298,12 @@ export function createScorer(ix: MatcherIndex, rules: MatcherRules, spelling: ()
       const strongHere = strongAnywhere.has(hit.stem);
       const weight = hit.term.weight * (strongHere ? rules.keywordWeight : 1);
       total += weight;
-      const { ids, fields } = hit.term;
+      const { ids, fields, flags } = hit.term;
       for (let i = 0; i < ids.length; i++) {
         const id = ids[i]!;
-        const strong = strongById.get(id);
-        if (keywords[id]!.phraseOnly.has(hit.stem) && strong?.has(hit.stem) !== true) continue;
+        const strong = strongById.size === 0 ? undefined : strongById.get(id);
+        const what = flags[i]!;
+        if ((what & TERM_PHRASE_ONLY) !== 0 && strong?.has(hit.stem) !== true) continue;
         if (tally.mark[id] !== tally.round) {
           tally.mark[id] = tally.round;
           tally.touched[touchedCount++] = id;
@@ -313,8 +316,8 @@ export function createScorer(ix: MatcherIndex, rules: MatcherRules, spelling: ()
         tally.evidence[id]! += hit.term.weight * hit.factor * (strongHere && strong?.has(hit.stem) === true ? rules.keywordWeight : fields[i]!);
         tally.own[id]! += weight;
         tally.shared[id]!++;
-        if (keywords[id]!.name.has(hit.stem) || (hit.stem.startsWith('~') && ix.namedSoft[id]!.has(hit.stem))) tally.named[id]!++;
-        if (keywords[id]!.described.has(hit.stem)) tally.described[id]!++;
+        if ((what & TERM_NAMES) !== 0) tally.named[id]!++;
+        if ((what & TERM_DESCRIBES) !== 0) tally.described[id]!++;
       }
     }
     tally.round = (tally.round % 0xffff_fffe) + 1;

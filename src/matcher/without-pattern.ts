@@ -1,7 +1,7 @@
 import type { Category, Registry } from '../registry/types.js';
 import { runAtOnce } from '../util/slices.js';
 import { decide, decideBeforeRanking, type MatchOutcome } from './decision.js';
-import { indexSteps, type Keywords, type MatcherIndex, type Term } from './index.js';
+import { indexSteps, termOf, type Keywords, type MatcherIndex, type Term } from './index.js';
 import { prepareQuery } from './query.js';
 import { RULES, type MatcherRules } from './rules.js';
 import { createScorer } from './scoring.js';
@@ -41,7 +41,7 @@ export function judgeWithoutPattern(registry: Registry, rules: MatcherRules = RU
 
 /** The whole index with category `id`'s part as `withoutIx` gives it instead of `withIx` (both the category alone). */
 function indexWithout(ix: MatcherIndex, id: number, withIx: MatcherIndex, withoutIx: MatcherIndex, spellingOwners: ReadonlyMap<string, number>): MatcherIndex {
-  const terms = new Map<string, Term | undefined>();
+  const changed = new Map<string, { id: number; field: number }[]>();
   for (const stem of new Set([...withIx.terms.keys(), ...withoutIx.terms.keys()])) {
     const before = withIx.terms.get(stem)?.fields[0];
     const after = withoutIx.terms.get(stem)?.fields[0];
@@ -49,12 +49,20 @@ function indexWithout(ix: MatcherIndex, id: number, withIx: MatcherIndex, withou
     const whole = ix.terms.get(stem);
     const others = whole === undefined ? [] : whole.ids.flatMap((other, i) => (other === id ? [] : [{ id: other, field: whole.fields[i]! }]));
     const owners = after === undefined ? others : [...others, { id, field: after }].sort((a, b) => a.id - b.id);
-    terms.set(stem, owners.length === 0 ? undefined : { weight: Math.log(1 + ix.slugs.length / owners.length), ids: owners.map((o) => o.id), slugs: owners.map((o) => ix.slugs[o.id]!), fields: owners.map((o) => o.field) });
+    changed.set(stem, owners);
   }
-  const spellings = new Map<string, string | undefined>();
-  for (const word of withIx.spellings.keys()) if (!withoutIx.spellings.has(word) && spellingOwners.get(word) === 1) spellings.set(word, undefined);
   const keywords: Keywords[] = [...ix.keywords];
   keywords[id] = withoutIx.keywords[0]!;
+  // What a word is to the category (its flags) may change with it too: every word it uses is looked at again.
+  for (const stem of withIx.terms.keys()) {
+    if (changed.has(stem)) continue;
+    const whole = ix.terms.get(stem)!;
+    changed.set(stem, whole.ids.map((other, i) => ({ id: other, field: whole.fields[i]! })));
+  }
+  const terms = new Map<string, Term | undefined>();
+  for (const [stem, owners] of changed) terms.set(stem, owners.length === 0 ? undefined : termOf(stem, owners, keywords, ix.slugs));
+  const spellings = new Map<string, string | undefined>();
+  for (const word of withIx.spellings.keys()) if (!withoutIx.spellings.has(word) && spellingOwners.get(word) === 1) spellings.set(word, undefined);
   return { ...ix, terms: new Overlay(ix.terms, terms), spellings: new Overlay(ix.spellings, spellings), keywords };
 }
 
