@@ -15,6 +15,8 @@ export interface MeaningIndex {
   nearest(query: Float32Array, count: number): Nearby[];
   /** How near one category is to `query` (0 for a slug it does not hold). */
   similarity(query: Float32Array, slug: string): number;
+  /** How many vectors it holds (what it costs in memory, 400 bytes each). */
+  readonly vectors: number;
 }
 
 /**
@@ -22,6 +24,11 @@ export interface MeaningIndex {
  * them is near that one, though far from the average), and a registry may hold thousands.
  */
 export const MAX_EXAMPLES = 32;
+/**
+ * Vectors of example questions per registry copy (400 bytes each): a peer's registry of many small
+ * categories gets fewer per category, so that no copy holds more than about 16 MB of them.
+ */
+export const MAX_EXAMPLE_VECTORS = 40_000;
 /** Categories compared in full per query, chosen by their whole-text vector (a dot product each): the cost grows slowly with the registry. */
 export const PRESELECTED = 32;
 
@@ -38,11 +45,12 @@ export function* meaningIndexSteps(registry: Registry, vectors: WordVectors, wor
   const embed = (text: string) => sentenceVector(wordsOf(text), vectors);
   const whole = new Float32Array(slugs.length * dimensions);
   const parts: Float32Array[][] = [];
+  const examplesEach = Math.min(MAX_EXAMPLES, Math.floor(MAX_EXAMPLE_VECTORS / Math.max(1, slugs.length)));
   for (const [id, slug] of slugs.entries()) {
     yield;
     const c = registry.categories[slug] as Category;
     const self = [slug.replace(/-/g, ' '), c.name, c.description, ...c.tags, ...c.keywords].join(' . ');
-    const examples = c.queryPatterns.slice(0, MAX_EXAMPLES);
+    const examples = c.queryPatterns.slice(0, examplesEach);
     const all = embed([self, ...examples].join(' . '));
     if (all !== undefined) whole.set(all, id * dimensions);
     parts.push([self, ...examples].map(embed).filter((v) => v !== undefined));
@@ -54,6 +62,7 @@ export function* meaningIndexSteps(registry: Registry, vectors: WordVectors, wor
     return round((dot(query, whole, id * dimensions, dimensions) + best) / 2);
   };
   return {
+    vectors: slugs.length + parts.reduce((n, p) => n + p.length, 0),
     vectorOf: (words) => sentenceVector(words, vectors),
     nearest(query, count) {
       const preselected = topByWhole(query, whole, slugs.length, dimensions, Math.max(count, PRESELECTED));

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { contentWords } from '../../../src/matcher/normalize.js';
 import { runAtOnce } from '../../../src/util/slices.js';
-import { meaningIndexSteps, MAX_EXAMPLES, PRESELECTED } from '../../../src/semantic/meaning-index.js';
+import { meaningIndexSteps, MAX_EXAMPLE_VECTORS, MAX_EXAMPLES, PRESELECTED } from '../../../src/semantic/meaning-index.js';
 import { loadWordVectors } from '../../../src/semantic/word-vectors.js';
 import type { Registry } from '../../../src/registry/types.js';
 
@@ -46,6 +46,10 @@ t.test('bounded: a registry with thousands of example questions reads at most MA
   while (!steps.next().done) yields++;
   t.equal(yields, 1, 'one step per category');
   t.equal(MAX_EXAMPLES, 32);
+  t.equal(indexOf(many).vectors, 1 + 1 + MAX_EXAMPLES, 'its whole text, its self-description and 32 example questions');
+  const crowd = registry(Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`topic-${i}`, category(`Topic ${i}`, 'bread', Array.from({ length: 40 }, (_, j) => `bread question ${j}`))])));
+  const held = indexOf(crowd).vectors;
+  t.ok(held <= MAX_EXAMPLE_VECTORS + 2 * 2000, `a peer's 2,000 categories of 40 example questions each hold ${held} vectors, not 84,000`);
   const wide = registry(Object.fromEntries(Array.from({ length: PRESELECTED * 3 }, (_, i) => [`topic-${i}`, category(`Topic ${i}`, i === 70 ? 'sourdough bread baking' : `subject ${i} of many`)])));
   const ix = indexOf(wide);
   t.equal(ix.nearest(ix.vectorOf(['sourdough', 'loaf'])!, 5)[0]!.slug, 'topic-70', 'the nearest is found among many');
