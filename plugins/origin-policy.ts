@@ -20,9 +20,24 @@ export function originAllowed(origin: string, allowed: readonly string[]): boole
   return LOCAL_HOSTNAMES.has(url.hostname) || allowed.includes(url.origin);
 }
 
-/** A loopback address or name: localhost, ::1 or 127.0.0.0/8. */
+/**
+ * A loopback address or name: localhost (any case, a trailing dot, a .localhost name), ::1 or
+ * 127.0.0.0/8 however written. Read as the WHATWG URL parser reads a host, which is how the
+ * resolver reads HOST too: "127.1", "2130706433" and "0x7f.1" are 127.0.0.1, "0:0:0:0:0:0:0:1"
+ * is ::1, "::ffff:127.0.0.1" is IPv4-mapped loopback. A spelling missed here would silently turn
+ * the Host check (the DNS-rebinding guard) off for a server that does listen on loopback.
+ */
 export function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+  const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+  const asUrlHost = bare.includes(':') ? `[${bare}]` : bare;
+  const name = URL.canParse(`http://${asUrlHost}`) ? new URL(`http://${asUrlHost}`).hostname.replace(/\.$/, '') : '';
+  return (
+    name === 'localhost' ||
+    name.endsWith('.localhost') ||
+    name === '[::1]' ||
+    /^127\.\d+\.\d+\.\d+$/.test(name) ||
+    /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(name)
+  );
 }
 
 /** A Host header naming this machine by a localhost name, or one of `allowed` (a proxy's public name), on any port. */

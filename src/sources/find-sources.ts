@@ -135,19 +135,19 @@ function describeNoMatch(
     why = 'The query has no words to match: it is empty or only common words such as "the" or "how". Describe the topic, for example "learn rust programming".';
   } else if (outcome.reason === 'too-vague') {
     why =
-      `"${clip(query)}" is a single common word, too vague to answer with three sources: many topics touch it and no category owns it. ` +
+      `${quoted(query)} is a single common word, too vague to answer with three sources: many topics touch it and no category owns it. ` +
       `Say what you need about it, for example "harden ssh on a linux server" or "choose a password manager".`;
   } else if (outcome.reason === 'too-close') {
     why =
-      `No category matches "${clip(query)}" clearly enough: ${outcome.closest.slug} (score ${outcome.closest.score.toFixed(3)}) and ` +
+      `No category matches ${quoted(query)} clearly enough: ${outcome.closest.slug} (score ${outcome.closest.score.toFixed(3)}) and ` +
       `${outcome.contender.slug} (score ${outcome.contender.score.toFixed(3)}) are too close to call, so the query is likely about neither.`;
   } else if (refused !== undefined) {
     why =
-      `No category answers "${clip(query)}": it is nearest to ${refusedName} (${refused.slug}), whose curator marked ` +
+      `No category answers ${quoted(query)}: it is nearest to ${refusedName} (${refused.slug}), whose curator marked ` +
       `${refused.entries.map((e) => JSON.stringify(e)).join(', ')} as outside its scope, so its sources would not serve it.`;
   } else {
     why =
-      `No category matches "${clip(query)}" well enough` +
+      `No category matches ${quoted(query)} well enough` +
       (outcome.closest === null
         ? candidates.length === 0
           ? ': no category shares any words with it.'
@@ -156,6 +156,14 @@ function describeNoMatch(
   }
   const text = `${why}${named}${candidates.length === 0 ? ' ' : ''}Otherwise rephrase with the topic's main words, or call list_categories. ${available}`;
   return { kind: 'decline', reason: outcome.reason, candidates, text, data, asked };
+}
+
+/**
+ * The query as the server's sentence quotes it: a JSON string, so a quote, backslash or control
+ * character the asker typed cannot end the quotation and pass for the server's own words.
+ */
+function quoted(query: string): string {
+  return JSON.stringify(clip(query));
 }
 
 /** Echo enough of the query for the agent to recognise it, never a 1,000-character wall. */
