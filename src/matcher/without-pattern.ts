@@ -1,4 +1,5 @@
 import type { Category, Registry } from '../registry/types.js';
+import { OverlayMap } from '../util/overlay-map.js';
 import { runAtOnce } from '../util/slices.js';
 import { decide, decideBeforeRanking, type MatchOutcome } from './decision.js';
 import { indexSteps, termOf, type Keywords, type MatcherIndex, type Term } from './index.js';
@@ -63,51 +64,5 @@ function indexWithout(ix: MatcherIndex, id: number, withIx: MatcherIndex, withou
   for (const [stem, owners] of changed) terms.set(stem, owners.length === 0 ? undefined : termOf(stem, owners, keywords, ix.slugs));
   const spellings = new Map<string, string | undefined>();
   for (const word of withIx.spellings.keys()) if (!withoutIx.spellings.has(word) && spellingOwners.get(word) === 1) spellings.set(word, undefined);
-  return { ...ix, terms: new Overlay(ix.terms, terms), spellings: new Overlay(ix.spellings, spellings), keywords };
-}
-
-/** A map read through `changes` first (undefined: removed), then `base`: a copy of a large map with a few entries changed, without copying it. */
-class Overlay<K, V> implements ReadonlyMap<K, V> {
-  readonly #base: ReadonlyMap<K, V>;
-  readonly #changes: ReadonlyMap<K, V | undefined>;
-
-  constructor(base: ReadonlyMap<K, V>, changes: ReadonlyMap<K, V | undefined>) {
-    this.#base = base;
-    this.#changes = changes;
-  }
-
-  get(key: K): V | undefined {
-    return this.#changes.has(key) ? this.#changes.get(key) : this.#base.get(key);
-  }
-
-  has(key: K): boolean {
-    return this.get(key) !== undefined;
-  }
-
-  get size(): number {
-    let n = 0;
-    for (const _ of this.keys()) n++;
-    return n;
-  }
-
-  *entries(): MapIterator<[K, V]> {
-    for (const [k, v] of this.#base) if (!this.#changes.has(k)) yield [k, v];
-    for (const [k, v] of this.#changes) if (v !== undefined) yield [k, v];
-  }
-
-  *keys(): MapIterator<K> {
-    for (const [k] of this.entries()) yield k;
-  }
-
-  *values(): MapIterator<V> {
-    for (const [, v] of this.entries()) yield v;
-  }
-
-  forEach(fn: (value: V, key: K, map: ReadonlyMap<K, V>) => void): void {
-    for (const [k, v] of this.entries()) fn(v, k, this);
-  }
-
-  [Symbol.iterator](): MapIterator<[K, V]> {
-    return this.entries();
-  }
+  return { ...ix, terms: new OverlayMap(ix.terms, terms), spellings: new OverlayMap(ix.spellings, spellings), keywords };
 }
