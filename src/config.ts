@@ -85,7 +85,7 @@ export const VARIABLES = {
     meaning:
       '`redis://` or `rediss://` URL of a Redis shared by every replica for 2025-era sessions and the demand counts (may hold a password: never logged)',
   },
-  RATE_LIMIT_MAX: { rule: integer(0, 1_000_000), default: 600, meaning: 'requests per client per window on `/mcp`; `0` turns rate limiting off' },
+  RATE_LIMIT_MAX: { rule: integer(0, 1_000_000), default: 600, meaning: 'requests per client per window on `/mcp` (a client is its IPv4 address or its IPv6 /64, without any port a proxy forwards); `0` turns rate limiting off' },
   RATE_LIMIT_WINDOW_MS: { rule: integer(1000, 86_400_000), default: 60_000, meaning: 'the rate-limit window, at least 1000 ms' },
   TRUST_PROXY: {
     rule: { type: 'string' },

@@ -1,6 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import underPressure from '@fastify/under-pressure';
 import type { FastifyInstance } from 'fastify';
+import { clientKey } from '../../src/clients/client-key.js';
 import type { Config } from '../../src/config.js';
 import { Failures } from '../../src/mcp/errors.js';
 import { OwnErrorCode, sendFailure } from './http-errors.js';
@@ -26,8 +27,9 @@ export async function protect(app: FastifyInstance, options: LoadProtectionOptio
     await app.register(rateLimit, {
       max: options.rateLimitMax,
       timeWindow: options.rateLimitWindowMs,
-      // Behind a trusted proxy request.ip is the client's address (TRUST_PROXY), not the proxy's.
-      keyGenerator: (request) => request.ip,
+      // Behind a trusted proxy request.ip is the client's address (TRUST_PROXY), not the proxy's;
+      // an IPv6 client is its /64, as for the demand signal.
+      keyGenerator: (request) => clientKey(request.ip),
       errorResponseBuilder: (_request, context) => ({
         statusCode: 429,
         code: OwnErrorCode.RateLimited,

@@ -1,5 +1,5 @@
 import { hash, randomBytes } from 'node:crypto';
-import { isIPv6 } from 'node:net';
+import { clientKey } from '../clients/client-key.js';
 
 /**
  * Distinct clients are counted without keeping them. A request's client address is hashed with a
@@ -27,22 +27,6 @@ export const newSalt = (): string => randomBytes(32).toString('hex');
  */
 export function bucketOf(salt: string, client: string): number {
   return hash('sha256', `${salt}\u0000${client}`, 'buffer')[0]! & (BUCKETS - 1);
-}
-
-/**
- * Who a client is, for counting distinct clients: its IPv4 address, or the /64 network of its IPv6
- * address. One IPv6 host commonly holds a whole /64 (privacy addresses rotate inside it) and could
- * otherwise count as many clients and fill k buckets alone.
- */
-export function clientKey(address: string): string {
-  if (!isIPv6(address)) return address;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped !== null) return mapped[1]!;
-  const [head = '', tail = ''] = address.toLowerCase().split('%')[0]!.split('::');
-  const left = head === '' ? [] : head.split(':');
-  const right = address.includes('::') ? (tail === '' ? [] : tail.split(':')) : [];
-  const groups = address.includes('::') ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right] : left;
-  return `${groups.slice(0, 4).map((g) => Number.parseInt(g, 16).toString(16)).join(':')}::/64`;
 }
 
 /**
