@@ -7,16 +7,15 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { buildMatcher, RULES, RULE_SWITCHES, type Matcher, type MatcherRules } from '../src/matcher/matcher.js';
 import { projectRoot } from '../src/project.js';
-import { rulesFromEnv } from '../src/cli/io.js';
+import { meaningFromEnv, rulesFromEnv } from '../src/cli/io.js';
 import { loadRegistry, registryFromBytes } from '../src/registry/load.js';
-import { loadWordVectors } from '../src/semantic/word-vectors.js';
 import type { Category, Registry } from '../src/registry/types.js';
 import { evaluate, evaluateRegistry, pooledReport, type LabelledQuery, type Report } from './lib/evaluate.js';
 import { generateRegistry } from './lib/generated-registry.js';
 
 const root = projectRoot();
 // As the server runs: with the semantic stage unless SEMANTIC_STAGE=off.
-const meaning = process.env.SEMANTIC_STAGE === 'off' ? undefined : loadWordVectors();
+const meaning = meaningFromEnv();
 
 /** One folder of test/fixtures/registries: its registry and its labelled queries. */
 function readFolder(dir: string, name: string): { registry: Registry; queries: LabelledQuery[] } {

@@ -2,8 +2,7 @@ import { DEFAULT_THRESHOLD, MIN_MARGIN } from '../matcher/matcher.js';
 import { curatorKeyProblems } from '../provenance/curator.js';
 import { readRegistry } from '../registry/load.js';
 import { buildMatcher, type Explanation } from '../matcher/matcher.js';
-import { loadWordVectors } from '../semantic/word-vectors.js';
-import { rulesFromEnv, takeOption, type CliIo } from './io.js';
+import { meaningFromEnv, rulesFromEnv, takeOption, type CliIo } from './io.js';
 import { checkLinks } from './links.js';
 import { ignoredWordsOf, lint } from './lint.js';
 import { STOP_WORDS } from '../matcher/stop-words.js';
@@ -83,8 +82,7 @@ export async function check(argv: readonly string[], io: CliIo): Promise<number>
   }
   if (query !== undefined) {
     // As the server names candidates: with the semantic stage unless SEMANTIC_STAGE=off.
-    const meaning = process.env.SEMANTIC_STAGE?.trim() === 'off' ? undefined : loadWordVectors();
-    explainQuery(buildMatcher(result.registry, threshold, { meaning }).explain(query), query, io);
+    explainQuery(buildMatcher(result.registry, threshold, { meaning: meaningFromEnv() }).explain(query), query, io);
     return 0;
   }
   // Link rot is a warning like the lints: the server would still serve the file.

@@ -146,7 +146,10 @@ export function groupTopics(items: readonly Counted[]): TopicGroup[] {
       }
     } else {
       groups[at]!.related.push(item);
-      for (const w of words) if (!(byAnyWord.get(w)! <= at)) byAnyWord.set(w, at);
+      for (const w of words) {
+        const known = byAnyWord.get(w);
+        if (known === undefined || known > at) byAnyWord.set(w, at);
+      }
     }
   }
   return groups.slice(0, SHOWN.groups).map((g) => ({ ...g.head, related: g.related.slice(0, SHOWN.related) }));

@@ -20,11 +20,11 @@ export function byWeight(a: MatchCandidate, b: MatchCandidate): number {
  * `candidateFloor` of the best one's is left out: it is unlikely to be what was meant.
  */
 export function declineCandidates(lexical: readonly MatchCandidate[], prepared: PreparedQuery, rules: MatcherRules, meaning: MeaningIndex | undefined): readonly MatchCandidate[] {
+  const pool = new Map(lexical.map((c) => [c.slug, c]));
   const query = meaning?.vectorOf(prepared.words);
-  const pool = new Map<string, MatchCandidate>();
-  for (const c of lexical) pool.set(c.slug, query === undefined ? c : { ...c, similarity: meaning!.similarity(query, c.slug) });
-  if (query !== undefined) {
-    for (const { slug, similarity } of meaning!.nearest(query, rules.nearestInMeaning)) {
+  if (meaning !== undefined && query !== undefined) {
+    for (const c of lexical) pool.set(c.slug, { ...c, similarity: meaning.similarity(query, c.slug) });
+    for (const { slug, similarity } of meaning.nearest(query, rules.nearestInMeaning)) {
       if (!pool.has(slug) && similarity >= rules.meaningFloor) pool.set(slug, { slug, score: 0, similarity });
     }
   }

@@ -89,7 +89,7 @@ function* matcherSteps(registry: Registry, defaultThreshold: number, options: Ma
   // normalised query. Bounded: emptied when full, so memory stays flat under any traffic.
   const rankings = new BoundedMemo<string, Ranking>(MAX_REMEMBERED_RANKINGS);
   const meaning: MeaningIndex | undefined = options.meaning === undefined ? undefined : yield* meaningIndexSteps(registry, options.meaning, contentWords);
-  // What declines name, by the query's content words (the only part of it the semantic stage reads) and the lexical candidates.
+  // What declines name, by the same key as the ranking their lexical candidates come from.
   const named = new BoundedMemo<string, readonly MatchCandidate[]>(MAX_REMEMBERED_RANKINGS);
 
   return {
@@ -105,8 +105,7 @@ function* matcherSteps(registry: Registry, defaultThreshold: number, options: Ma
       const ranking = rankings.get(remembered, () => Object.freeze(scorer.rank(prepared, capitals)));
       const outcome = decide(ix, ranking, prepared, threshold, rules);
       if (outcome.kind === 'match' || outcome.reason === 'empty-query' || outcome.reason === 'too-long') return outcome;
-      const lexical = outcome.candidates;
-      const candidates = named.get(`${prepared.key}\u0000${lexical.map((c) => `${c.slug} ${c.score}`).join(' ')}`, () => declineCandidates(lexical, prepared, rules, meaning));
+      const candidates = named.get(remembered, () => declineCandidates(outcome.candidates, prepared, rules, meaning));
       return { ...outcome, candidates };
     },
     remembered: () => ({ rankings: rankings.size, corrections: scorer.remembered() }),

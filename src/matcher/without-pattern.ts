@@ -24,14 +24,16 @@ export function judgeWithoutPattern(registry: Registry, rules: MatcherRules = RU
   const ix = runAtOnce(indexSteps(registry, rules, undefined));
   const spelling = runAtOnce(editDistanceIndexSteps(ix.spellings.keys()));
   const alone = (slug: string, c: Category) => runAtOnce(indexSteps({ ...registry, categories: { [slug]: c } }, rules, undefined));
+  // Each category indexed alone, once: what its part of the whole index is with every question.
+  const parts = new Map(Object.entries(registry.categories).map(([slug, c]) => [slug, alone(slug, c)]));
   // How many categories gave each spelling: one that only the question's category gave leaves with it.
   const spellingOwners = new Map<string, number>();
-  for (const [slug, c] of Object.entries(registry.categories)) for (const word of alone(slug, c).spellings.keys()) spellingOwners.set(word, (spellingOwners.get(word) ?? 0) + 1);
+  for (const part of parts.values()) for (const word of part.spellings.keys()) spellingOwners.set(word, (spellingOwners.get(word) ?? 0) + 1);
 
   return (slug, pattern, threshold) => {
     const c = registry.categories[slug] as Category;
     const without = { ...c, queryPatterns: c.queryPatterns.filter((_, j) => j !== pattern) };
-    const overlay = indexWithout(ix, ix.idOfSlug.get(slug)!, alone(slug, c), alone(slug, without), spellingOwners);
+    const overlay = indexWithout(ix, ix.idOfSlug.get(slug)!, parts.get(slug)!, alone(slug, without), spellingOwners);
     const prepared = prepareQuery(c.queryPatterns[pattern]!);
     const early = decideBeforeRanking(overlay, prepared, threshold, rules);
     if (early !== undefined) return early;
@@ -54,9 +56,12 @@ function indexWithout(ix: MatcherIndex, id: number, withIx: MatcherIndex, withou
   }
   const keywords: Keywords[] = [...ix.keywords];
   keywords[id] = withoutIx.keywords[0]!;
-  // What a word is to the category (its flags) may change with it too: every word it uses is looked at again.
-  for (const stem of withIx.terms.keys()) {
-    if (changed.has(stem)) continue;
+  // What a word is to the category (its flags) changes only where being in a keyword phrase alone
+  // does: its name, description and tags are the same without the question.
+  const phraseOnlyBefore = withIx.keywords[0]!.phraseOnly;
+  const phraseOnlyAfter = withoutIx.keywords[0]!.phraseOnly;
+  for (const stem of new Set([...phraseOnlyBefore, ...phraseOnlyAfter])) {
+    if (changed.has(stem) || phraseOnlyBefore.has(stem) === phraseOnlyAfter.has(stem)) continue;
     const whole = ix.terms.get(stem)!;
     changed.set(stem, whole.ids.map((other, i) => ({ id: other, field: whole.fields[i]! })));
   }

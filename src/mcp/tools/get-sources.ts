@@ -32,8 +32,6 @@ const answered = schema.object({
       lastChanged: schema.object({ date: schema.string, from: { enum: ['history', 'registry'] } }),
 });
 
-const MAX_DECLINE_CANDIDATES = RULES.declineCandidates;
-
 /** Why a query was declined (see MatchOutcome), the threshold that applied, and the categories it names. */
 const declined = schema.object({
   declined: schema.object({
@@ -41,7 +39,7 @@ const declined = schema.object({
     threshold: { type: 'number' },
     candidates: {
       type: 'array',
-      maxItems: MAX_DECLINE_CANDIDATES,
+      maxItems: RULES.declineCandidates,
       // similarity: how near in meaning (0 to 1), where the server's semantic stage runs.
       items: schema.object(
         { slug: schema.string, name: schema.string, description: schema.string, score: { type: 'number' }, similarity: { type: 'number' } },
