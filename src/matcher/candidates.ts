@@ -16,8 +16,7 @@ export function byWeight(a: MatchCandidate, b: MatchCandidate): number {
 /**
  * What a decline names: the categories the words point to, and (with the semantic stage) the
  * ones nearest in meaning, which words miss when a question is put in the asker's own words.
- * Each is ranked by its score plus its similarity (both 0 to 1); a candidate under
- * `candidateFloor` of the best one's is left out: it is unlikely to be what was meant.
+ * Each is ranked by its score plus its similarity (both 0 to 1).
  */
 export function declineCandidates(lexical: readonly MatchCandidate[], prepared: PreparedQuery, rules: MatcherRules, meaning: MeaningIndex | undefined): readonly MatchCandidate[] {
   const pool = new Map(lexical.map((c) => [c.slug, c]));
@@ -28,7 +27,5 @@ export function declineCandidates(lexical: readonly MatchCandidate[], prepared: 
       if (!pool.has(slug) && similarity >= rules.meaningFloor) pool.set(slug, { slug, score: 0, similarity });
     }
   }
-  const ranked = [...pool.values()].sort(byWeight);
-  const floor = ranked.length === 0 ? 0 : rules.candidateFloor * candidateWeight(ranked[0]!);
-  return Object.freeze(ranked.filter((c) => candidateWeight(c) >= floor).slice(0, rules.declineCandidates).map((c) => Object.freeze(c)));
+  return Object.freeze([...pool.values()].sort(byWeight).slice(0, rules.declineCandidates).map((c) => Object.freeze(c)));
 }

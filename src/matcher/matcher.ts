@@ -4,7 +4,7 @@ import type { Registry } from '../registry/types.js';
 import { meaningIndexSteps, type MeaningIndex } from '../semantic/meaning-index.js';
 import type { WordVectors } from '../semantic/word-vectors.js';
 import { declineCandidates } from './candidates.js';
-export { byWeight, candidateWeight } from './candidates.js';
+export { byWeight } from './candidates.js';
 import { decide, decideBeforeRanking, type MatchOutcome } from './decision.js';
 import { explainOutcome, type Explanation } from './explanation.js';
 import { IndexTooLarge, indexSteps, type IndexLimits } from './index.js';

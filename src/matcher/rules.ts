@@ -101,8 +101,6 @@ export interface MatcherRules {
    * any two texts; below this, what they find is rarely what was meant.
    */
   readonly meaningFloor: number;
-  /** A candidate weighing less than this share of the best candidate is not named: it is unlikely to be meant. */
-  readonly candidateFloor: number;
 
   // Switches (turned off one at a time by the ablation).
   /**
@@ -172,7 +170,6 @@ export const RULES: MatcherRules = Object.freeze({
   declineCandidates: 5,
   nearestInMeaning: 3,
   meaningFloor: 0.65,
-  candidateFloor: 0.5,
   contextNeedsStrongerEvidence: true,
   oneWordNeedsName: true,
   oneEverydayWordIsVague: true,
