@@ -7,7 +7,7 @@ import { sentenceVector } from '../../../src/semantic/meaning-index.js';
 import { defaultWordVectorsPath, loadWordVectors, WORD_VECTORS_SHA256 } from '../../../src/semantic/word-vectors.js';
 import { ROOT } from '../../helpers/build.js';
 // @ts-expect-error: plain JavaScript build script, no types
-import { buildWordVectors, SOURCE_SHA256 } from '../../../scripts/word-vectors.mjs';
+import { buildWordVectors } from '../../../scripts/word-vectors.mjs';
 
 const vectors = loadWordVectors();
 const cosine = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
@@ -51,6 +51,4 @@ t.test('the build makes the same bytes from the pinned package, and refuses anot
   const again = join(dir, 'again.bin');
   t.equal(buildWordVectors(ROOT, again), true);
   t.equal(createHash('sha256').update(readFileSync(again)).digest('hex'), WORD_VECTORS_SHA256, 'made again from the package: the pinned bytes');
-  t.match(SOURCE_SHA256, /^[0-9a-f]{64}$/);
-  t.match(WORD_VECTORS_SHA256, /^[0-9a-f]{64}$/);
 });
