@@ -2,7 +2,6 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
 import type { DemandSignal } from '../src/demand/signal.js';
 import { plainError } from './support/http-errors.js';
-import { protect, type LoadProtectionOptions } from './support/load-protection.js';
 
 export interface DemandRoutesOptions {
   readonly demand: DemandSignal;
@@ -10,8 +9,6 @@ export interface DemandRoutesOptions {
   readonly token: string;
   /** This registry's category names by slug, as served now. */
   readonly names: () => ReadonlyMap<string, string>;
-  /** The same per-client rate limit as /mcp: guesses at the token are rate limited too. */
-  readonly protection: LoadProtectionOptions;
 }
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
@@ -20,8 +17,7 @@ const digest = (text: string) => createHash('sha256').update(text).digest();
  * GET /demand: the curator's demand report, behind a bearer token. A missing or wrong token gets
  * 401 and nothing else, not even whether anything is recorded.
  */
-export const demandRoutes: FastifyPluginAsync<DemandRoutesOptions> = async (app, { demand, token, names, protection }) => {
-  await protect(app, protection);
+export const demandRoutes: FastifyPluginAsync<DemandRoutesOptions> = async (app, { demand, token, names }) => {
   const expected = digest(token);
   // Digests of equal length, compared in constant time: the comparison says nothing about how close a guess came.
   const authorized = (header: string | undefined) => {

@@ -9,11 +9,9 @@ import type { JsonRpcMessage } from '../src/mcp/jsonrpc.js';
 import { messageText } from '../src/mcp/stable-json.js';
 import { BoundedMemo } from '../src/util/bounded-memo.js';
 import { OwnErrorCode, ownError, sendFailure } from './support/http-errors.js';
-import { protect, type LoadProtectionOptions } from './support/load-protection.js';
 
 export interface McpEndpointOptions {
   readonly handler: McpHandler;
-  readonly protection: LoadProtectionOptions;
 }
 
 const JSON_TYPE = 'application/json';
@@ -21,9 +19,8 @@ const JSON_REPLY_TYPE = 'application/json; charset=utf-8';
 const SSE_TYPE = 'text/event-stream';
 
 /** POST /mcp (and DELETE, and 405s): HTTP in, protocol call, HTTP out. */
-export const mcpEndpoint: FastifyPluginAsync<McpEndpointOptions> = async (app, { handler, protection }) => {
+export const mcpEndpoint: FastifyPluginAsync<McpEndpointOptions> = async (app, { handler }) => {
   await app.register(accepts);
-  await protect(app, protection);
 
   // Only JSON is a JSON-RPC message: without this, Fastify would parse text/plain and answer 400, not 415.
   app.removeContentTypeParser('text/plain');

@@ -2,7 +2,6 @@ import helmet from '@fastify/helmet';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Catalog } from '../src/catalog.js';
 import type { FederationView } from '../src/federation/federation.js';
-import { protect, type LoadProtectionOptions } from './support/load-protection.js';
 import { BASE_URL_PLACEHOLDER } from '../src/mcp/tools/get-provenance.js';
 import { PAGE_ASSETS, renderCategory, renderHome, renderNotFound } from '../src/page/render.js';
 import { categoryNames, categoryPageView, categoryView, homeView, notFoundView } from '../src/page/view.js';
@@ -11,8 +10,6 @@ import type { DemandSignal } from '../src/demand/signal.js';
 export interface PageRoutesOptions {
   readonly catalog: () => Catalog;
   readonly federation: FederationView;
-  /** The same per-client rate limit and load shedding as /mcp: a search runs the same matcher. */
-  readonly protection: LoadProtectionOptions;
   /** Records page searches; `public`: DEMAND_PUBLIC, the page lists the most requested uncovered topics. */
   readonly demand?: { readonly signal: DemandSignal; readonly public: boolean; readonly minClients: number; readonly windowDays: number };
 }
@@ -39,8 +36,7 @@ export const PAGE_CSP = {
  * Registered without fastify-plugin, so helmet's headers (CSP, nosniff, referrer policy) apply to
  * these routes alone; the Origin/Host policy registered before it guards them as every route.
  */
-export const pageRoutes: FastifyPluginAsync<PageRoutesOptions> = async (app, { catalog, federation, protection, demand }) => {
-  await protect(app, protection);
+export const pageRoutes: FastifyPluginAsync<PageRoutesOptions> = async (app, { catalog, federation, demand }) => {
   await app.register(helmet, {
     contentSecurityPolicy: { useDefaults: false, directives: PAGE_CSP },
     referrerPolicy: { policy: 'no-referrer' },

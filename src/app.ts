@@ -25,6 +25,7 @@ import { RedisSessionStore, type AvailabilityEvent } from './sessions/redis.js';
 import type { SessionStore } from './sessions/store.js';
 import { discoveryRoutes } from '../plugins/discovery-routes.js';
 import { demandRoutes } from '../plugins/demand-routes.js';
+import { protect } from '../plugins/support/load-protection.js';
 import { createDemandSignal, type DemandSignal } from './demand/signal.js';
 import { loadWordVectors } from './semantic/word-vectors.js';
 import { categoryNames } from './page/view.js';
@@ -149,12 +150,16 @@ export const app: FastifyPluginAsync<AppParts> = async (instance, { config, hold
   await instance.register(registryRoutes, { catalog });
   await instance.register(federationRoutes, { federation });
   const demandOnPage = { signal: demand, public: config.demandPublic, minClients: config.demandMinClients, windowDays: config.demandWindowDays };
-  await instance.register(pageRoutes, { catalog, federation, protection: config, demand: demandOnPage });
-  // The curator's report: the route exists only with a token to guard it.
-  if (config.demandToken !== undefined) await instance.register(demandRoutes, { demand, token: config.demandToken, names: () => categoryNames(catalog()), protection: config });
-  await instance.register(mcpEndpoint, {
-    handler: createMcpHandler({ catalog, sessions, serverVersion, federation, demand, onToolResult: metrics.toolResult }),
-    protection: config,
+  const handler = createMcpHandler({ catalog, sessions, serverVersion, federation, demand, onToolResult: metrics.toolResult });
+  // One rate-limit budget and one load monitor per client for every route that runs the matcher
+  // or reads the demand counts: the page, /demand and /mcp share them, so a client spends one
+  // budget, not three. Health, metrics and the JSON routes stay outside, as before.
+  await instance.register(async (limited) => {
+    await protect(limited, config);
+    await limited.register(pageRoutes, { catalog, federation, demand: demandOnPage });
+    // The curator's report: the route exists only with a token to guard it.
+    if (config.demandToken !== undefined) await limited.register(demandRoutes, { demand, token: config.demandToken, names: () => categoryNames(catalog()) });
+    await limited.register(mcpEndpoint, { handler });
   });
 };
 

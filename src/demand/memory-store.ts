@@ -27,7 +27,12 @@ export class MemoryDemandStore implements DemandStore {
     for (const t of asked.totals) day.totals.set(t, (day.totals.get(t) ?? 0) + 1);
     if (asked.items.length === 0) return;
     const bucket = this.#salt.bucket(today, client);
-    for (const key of asked.items) see(day.items.add(key), bucket);
+    for (const key of asked.items) {
+      const item = day.items.add(key);
+      see(item, bucket);
+      // Shown from now on: no flood of new items can evict it (issue 31, finding 2).
+      if (clientsSeen(item) >= this.#limits.minClients) day.items.keep(item);
+    }
   }
 
   async snapshot(): Promise<Snapshot> {

@@ -29,14 +29,16 @@ export const ITEMS_PER_CALL = 1_000;
  * One day's batch, added in one step so that replicas never interleave halfway. Space-Saving as in
  * space-saving.ts, on a sorted set of item hashes (score: count; an evicted item's count becomes
  * the newcomer's error); each item's client buckets in a bitmap of its own, expiring with the
- * day. Returns the items that reached k buckets and have no text yet: only their text is then
+ * day. An item that reaches k buckets moves to a second sorted set, out of eviction's reach (at
+ * most capacity there), so a flood of new items cannot push a shown one out. Returns the items
+ * that reached k buckets and have no text yet: only their text is then
  * sent, so no text of an item below k ever reaches Redis (not even in a command's arguments).
  * ARGV: key base of the day, expiry (unix seconds), capacity, k, number of total pairs, the
  * pairs (field, count), then per item: hash, count, buckets ("3,17,40").
  */
 const RECORD = `
 local base, at, cap, k = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
-local totals, items, err, text = base .. 'totals', base .. 'items', base .. 'error', base .. 'text'
+local totals, items, kept, err, text = base .. 'totals', base .. 'items', base .. 'kept', base .. 'error', base .. 'text'
 local i = 6
 for _ = 1, tonumber(ARGV[5]) do
   redis.call('HINCRBY', totals, ARGV[i], tonumber(ARGV[i + 1]))
@@ -46,7 +48,9 @@ local reveal = {}
 while i <= #ARGV do
   local h, n, buckets = ARGV[i], tonumber(ARGV[i + 1]), ARGV[i + 2]
   i = i + 3
-  if redis.call('ZSCORE', items, h) then
+  if redis.call('ZSCORE', kept, h) then
+    redis.call('ZINCRBY', kept, n, h)
+  elseif redis.call('ZSCORE', items, h) then
     redis.call('ZINCRBY', items, n, h)
   elseif redis.call('ZCARD', items) < cap then
     redis.call('ZADD', items, n, h)
@@ -62,9 +66,14 @@ while i <= #ARGV do
   local bits = base .. 'bits:' .. h
   for b in string.gmatch(buckets, '%d+') do redis.call('SETBIT', bits, tonumber(b), 1) end
   redis.call('EXPIREAT', bits, at)
-  if redis.call('HEXISTS', text, h) == 0 and redis.call('BITCOUNT', bits) >= k then reveal[#reveal + 1] = h end
+  local shown = redis.call('BITCOUNT', bits) >= k
+  if shown and not redis.call('ZSCORE', kept, h) and redis.call('ZCARD', kept) < cap then
+    redis.call('ZADD', kept, redis.call('ZSCORE', items, h), h)
+    redis.call('ZREM', items, h)
+  end
+  if shown and redis.call('HEXISTS', text, h) == 0 then reveal[#reveal + 1] = h end
 end
-for _, key in ipairs({ totals, items, err }) do
+for _, key in ipairs({ totals, items, kept, err }) do
   if redis.call('EXISTS', key) == 1 then redis.call('EXPIREAT', key, at) end
 end
 return reveal`;
@@ -195,7 +204,7 @@ export class RedisDemandStore implements DemandStore {
     const read = this.#redis.pipeline();
     for (const d of days) {
       const base = this.#base(d);
-      read.hgetall(`${base}totals`).zrange(`${base}items`, 0, -1, 'WITHSCORES').hgetall(`${base}error`).hgetall(`${base}text`);
+      read.hgetall(`${base}totals`).zrange(`${base}items`, 0, -1, 'WITHSCORES').zrange(`${base}kept`, 0, -1, 'WITHSCORES').hgetall(`${base}error`).hgetall(`${base}text`);
     }
     const results = await read.exec();
     const failed = results?.find(([err]) => err !== null);
@@ -204,11 +213,11 @@ export class RedisDemandStore implements DemandStore {
     const texts = new Map<string, string>();
     const perDay: { day: number; counts: Map<string, number> }[] = [];
     days.forEach((day, i) => {
-      const [dayTotals, ranked, errors, dayTexts] = results.slice(i * 4, i * 4 + 4).map(([, v]) => v) as [Record<string, string>, string[], Record<string, string>, Record<string, string>];
+      const [dayTotals, ranked, kept, errors, dayTexts] = results.slice(i * 5, i * 5 + 5).map(([, v]) => v) as [Record<string, string>, string[], string[], Record<string, string>, Record<string, string>];
       for (const [field, n] of Object.entries(dayTotals)) totals[field] = (totals[field] ?? 0) + Number(n);
       for (const [h, t] of Object.entries(dayTexts)) texts.set(h, t);
       const counts = new Map<string, number>();
-      for (let j = 0; j < ranked.length; j += 2) counts.set(ranked[j]!, Number(ranked[j + 1]) - Number(errors[ranked[j]!] ?? 0));
+      for (const list of [ranked, kept]) for (let j = 0; j < list.length; j += 2) counts.set(list[j]!, Number(list[j + 1]) - Number(errors[list[j]!] ?? 0));
       perDay.push({ day, counts });
     });
     // Buckets of the shown items only, on every day they were counted.

@@ -5,6 +5,10 @@
  * as its possible error; any item asked more often than total/capacity times is guaranteed to be
  * kept. Written here because no maintained package keeps per-item data beside the count (each
  * item carries its client buckets, see memory-store.ts); `bloom-filters`' TopK keeps counts only.
+ *
+ * An item can be kept for good (`keep`): it leaves the summary and is never evicted, so items
+ * already shown (asked by k clients) cannot be pushed out by a flood of new ones from one client.
+ * At most `capacity` items are kept, beside at most `capacity` in the summary.
  */
 export interface Counted {
   readonly key: string;
@@ -20,6 +24,7 @@ export interface Counted {
 export class SpaceSaving {
   readonly #entries = new Map<string, Counted>();
   readonly #byCount = new Map<number, Set<Counted>>();
+  readonly #kept = new Set<Counted>();
   #min = 0;
 
   constructor(readonly capacity: number) {
@@ -41,6 +46,10 @@ export class SpaceSaving {
   /** Counts `key` once more, making room for it if it is new and the summary is full. */
   add(key: string): Counted {
     const known = this.#entries.get(key);
+    if (known !== undefined && this.#kept.has(known)) {
+      known.count++;
+      return known;
+    }
     if (known !== undefined) {
       const from = known.count;
       // The least count moves up with it when it was the last one there.
@@ -49,7 +58,7 @@ export class SpaceSaving {
       return known;
     }
     let error = 0;
-    if (this.#entries.size >= this.capacity) {
+    if (this.#entries.size - this.#kept.size >= this.capacity) {
       const victim = this.#byCount.get(this.#min)!.values().next().value!;
       this.#entries.delete(victim.key);
       error = victim.count;
@@ -60,6 +69,16 @@ export class SpaceSaving {
     this.#entries.set(key, entry);
     this.#join(entry, error + 1);
     return entry;
+  }
+
+  /** Keeps `entry` for good, out of eviction's reach, while fewer than `capacity` are kept; false otherwise. */
+  keep(entry: Counted): boolean {
+    if (this.#kept.has(entry)) return true;
+    if (this.#kept.size >= this.capacity || this.#entries.get(entry.key) !== entry) return false;
+    // The least count is found again when its group was the one emptied: pins are rare (at most capacity a day).
+    if (this.#leave(entry) && entry.count === this.#min) this.#min = leastKey(this.#byCount);
+    this.#kept.add(entry);
+    return true;
   }
 
   /** Takes `entry` out of its count's group; true when that group is now empty. */
@@ -77,6 +96,12 @@ export class SpaceSaving {
     if (group === undefined) this.#byCount.set(count, (group = new Set()));
     group.add(entry);
   }
+}
+
+function leastKey(groups: ReadonlyMap<number, unknown>): number {
+  let least = Infinity;
+  for (const count of groups.keys()) if (count < least) least = count;
+  return least === Infinity ? 0 : least;
 }
 
 /** Bits set in a 32-bit number. */

@@ -24,3 +24,14 @@ t.test('behind a trusted proxy, a forwarded address with a port is the same clie
   const junk = ['junk-1', 'junk-2', 'junk-3'].map((xff) => ({ remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': xff } }));
   t.equal((await statuses(app, junk))[2], 429, 'forwarded values that are no address count as one client');
 });
+
+t.test('one budget per client across /mcp, the page and /demand (issue 31, finding 2): spending it on one route limits the others', async (t) => {
+  const app = await build(t, { rateLimitMax: 3, demandToken: 'a-demand-token-of-enough-length-000' });
+  const remoteAddress = '198.51.100.7';
+  t.equal((await app.inject({ method: 'GET', url: '/?q=learn+rust', remoteAddress })).statusCode, 200, 'a page search');
+  t.equal((await app.inject({ method: 'GET', url: '/demand', remoteAddress })).statusCode, 401, 'a guess at the token');
+  t.same(await statuses(app, [{ remoteAddress }, { remoteAddress }]), [200, 429], 'the third request of the budget is the last, whichever route spent it');
+  t.equal((await app.inject({ method: 'GET', url: '/', remoteAddress })).statusCode, 429, 'the page is limited once /mcp has spent the rest');
+  t.equal((await app.inject({ method: 'GET', url: '/demand', remoteAddress })).statusCode, 429, '/demand too');
+  t.equal((await app.inject({ method: 'GET', url: '/?q=learn+rust', remoteAddress: '198.51.100.8' })).statusCode, 200, 'another client has its own budget');
+});

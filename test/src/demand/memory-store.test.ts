@@ -118,3 +118,15 @@ t.test('the heap holds no address or query as typed after recording (a V8 heap s
   t.ok(heap.includes(['zanzibarite', 'crystals'].join(' ')), 'while its normalised words are there (so the search works)');
   t.ok(s.stored().length > 0);
 });
+
+t.test('one client cannot push a shown topic out: items asked by k clients are kept, whatever floods in after (issue 31, finding 2)', async (t) => {
+  const s = new MemoryDemandStore({ minClients: 5, windowDays: 30, itemsPerDay: 50, now: () => Date.UTC(2026, 10, 26, 12) });
+  for (const c of clients(8)) s.record(asked('sourdough bread starter'), c);
+  const shown = (await s.snapshot()).items.map((i) => i.key);
+  t.ok(shown.includes(`phrase${SEP}sourdough bread starter`), 'shown once eight clients asked it');
+  for (let i = 0; i < 2000; i++) s.record(asked(`flood${i}x filler${i}y`), '10.66.0.1');
+  const after = (await s.snapshot()).items.map((i) => i.key);
+  t.same(after.filter((key) => shown.includes(key)).sort(), [...shown].sort(), 'every item shown before is still shown after 2,000 new items from one client');
+  const stored = s.stored()[0]!.items.length;
+  t.ok(stored <= 100, `memory stays bounded: ${stored} items held (50 counted, at most 50 kept)`);
+});

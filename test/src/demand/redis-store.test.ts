@@ -50,8 +50,24 @@ t.test('bounded in Redis: at most the day\'s capacity of items, the most asked k
   t.teardown(() => direct.disconnect());
   const [sorted] = await direct.keys('3gs:demand:d:*:items');
   t.ok((await direct.zcard(sorted!)) <= 20, 'the sorted set holds at most 20 items');
-  t.ok((await direct.keys('3gs:demand:d:*:bits:*')).length <= 20, 'and at most 20 bitmaps');
+  t.ok((await direct.keys('3gs:demand:d:*:bits:*')).length <= 40, 'and at most 40 bitmaps (20 counted, at most 20 kept as shown)');
   t.ok(snapshot.items.some((i) => i.key === `phrase${SEP}sourdough bread starter`), 'the phrase 30 clients asked 300 times is kept');
+});
+
+t.test('one client cannot push a shown topic out of Redis: items asked by k clients are kept (issue 31, finding 2)', { skip: redisSkip() }, async (t) => {
+  const redis = await startRedis(t);
+  const s = await store(t, redis.url, { itemsPerDay: 20 });
+  for (const c of clients(8)) s.record(asked('sourdough bread starter'), c);
+  const shown = (await s.snapshot()).items.map((i) => i.key);
+  t.ok(shown.includes(`phrase${SEP}sourdough bread starter`), 'shown once eight clients asked it');
+  for (let i = 0; i < 600; i++) s.record(asked(`flood${i}x filler${i}y`), '10.66.0.1');
+  const after = (await s.snapshot()).items.map((i) => i.key);
+  t.same(after.filter((key) => shown.includes(key)).sort(), [...shown].sort(), 'every item shown before is still shown after 600 new items from one client');
+  const direct = new Redis(redis.url);
+  t.teardown(() => direct.disconnect());
+  const [kept] = await direct.keys('3gs:demand:d:*:kept');
+  const [counted] = await direct.keys('3gs:demand:d:*:items');
+  t.ok((await direct.zcard(kept!)) <= 20 && (await direct.zcard(counted!)) <= 20, 'both sets stay within the capacity');
 });
 
 t.test('after the window, counts are gone from Redis', { skip: redisSkip() }, async (t) => {

@@ -49,3 +49,20 @@ t.test('client buckets: 64 bits, counted', async (t) => {
   t.equal(bitsSet(0xffffffff), 32);
   t.equal(bitsSet(0), 0);
 });
+
+t.test('a kept item is never evicted, counts on, and leaves the least count right', async (t) => {
+  const summary = new SpaceSaving(2);
+  const kept = summary.add('kept');
+  summary.add('other');
+  t.ok(summary.keep(kept), 'kept');
+  t.ok(summary.keep(kept), 'keeping twice is harmless');
+  for (let i = 0; i < 10; i++) summary.add(`new${i}`);
+  t.equal(summary.get('kept')?.count, 1, 'never evicted');
+  summary.add('kept');
+  t.equal(summary.get('kept')?.count, 2, 'still counted');
+  const last = summary.get('new9')!;
+  t.equal(last.count - last.error, 1, 'the newest item counted once, its error the least count it inherited');
+  t.equal(summary.size, 3, 'two counted beside the one kept');
+  t.ok(summary.keep(last), 'a second item kept');
+  t.notOk(summary.keep(summary.get('new8') ?? summary.add('new10')), 'no more kept than the capacity');
+});
