@@ -18,6 +18,18 @@ export interface PageRoutesOptions {
 const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
 /**
+ * Whether the reader asked this search: typed into this page's form or opened directly
+ * (Sec-Fetch-Site same-origin or none), or sent by a client that is no browser (it sends no
+ * Sec-Fetch-Site, and acts for itself). A browser says cross-site or same-site when another site's
+ * page made the request (a hidden image, a frame, a link or a redirect): counting those would let
+ * any site put its chosen phrase on the public list through its visitors (issue 31, finding 3).
+ */
+const askedByReader = (request: FastifyRequest): boolean => {
+  const site = request.headers['sec-fetch-site'];
+  return site === undefined || site === 'same-origin' || site === 'none';
+};
+
+/**
  * What the page may load: its own style sheet and icon, nothing else; no script at all, and forms
  * only to this server. form-action, base-uri and frame-ancestors do not fall back to default-src.
  */
@@ -62,7 +74,7 @@ export const pageRoutes: FastifyPluginAsync<PageRoutesOptions> = async (app, { c
     const uncovered = demand?.public === true && demand.signal.recording && query === undefined ? await demand.signal.publicTopics(categoryNames(current)) : undefined;
     const settings = demand === undefined ? undefined : { recording: demand.signal.recording, minClients: demand.minClients, windowDays: demand.windowDays, uncovered };
     const view = homeView(current, { baseUrl: baseUrl(request), query, federation, demand: settings });
-    if (view.search !== undefined && view.search.kind !== 'invalid') demand?.signal.record(view.search.asked, request.ip);
+    if (view.search !== undefined && view.search.kind !== 'invalid' && askedByReader(request)) demand?.signal.record(view.search.asked, request.ip);
     return html(reply, view.search?.kind === 'invalid' ? 400 : 200, renderHome(view));
   });
 

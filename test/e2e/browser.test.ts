@@ -6,6 +6,8 @@
  */
 import axe from 'axe-core';
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -145,6 +147,26 @@ for (const javaScriptEnabled of [true, false]) {
     t.same(watched.foreign, [], 'no request left the server');
   });
 }
+
+t.test("a search another site's page makes the browser send is not counted; the reader's own search is (issue 31, finding 3)", { skip }, async (t) => {
+  const token = 'a-browser-test-demand-token-0123456789';
+  const counted = await serve({ DEMAND_TOKEN: token });
+  const requests = async () => ((await (await fetch(`${counted}/demand`, { headers: { authorization: `Bearer ${token}` } })).json()) as { totals: { requests: number } }).totals.requests;
+  // Another site, on another origin (localhost, not 127.0.0.1): a hidden image and a frame of a search.
+  const search = `${counted}/?q=sourdough+bread+starter`;
+  const site = createServer((_request, response) => response.setHeader('content-type', 'text/html').end(`<!doctype html><title>elsewhere</title><img src="${search}" alt=""><iframe src="${search}"></iframe>`));
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => site.close());
+  const page = await (await context(t)).newPage();
+  const loads = ['image', 'iframe'].map(() => page.waitForResponse((r) => r.url() === search));
+  await page.goto(`http://localhost:${(site.address() as AddressInfo).port}/`);
+  await Promise.all(loads);
+  t.equal(await requests(), 0, "the other site's image and frame were sent, and counted nowhere");
+  await page.goto(`${counted}/`);
+  await page.getByLabel('Find three good sources on').fill('sourdough bread starter');
+  await Promise.all([page.waitForURL(search), page.keyboard.press('Enter')]);
+  t.equal(await requests(), 1, "the reader's own search from the page's form is counted");
+});
 
 t.test('no page logs an error or a warning (CSP violations included), and no request leaves the server', { skip }, async (t) => {
   const ctx = await context(t);

@@ -99,6 +99,22 @@ t.test('page searches and get_federated_sources are counted as get_sources calls
   t.match(topics, /kombucha/, 'the federated calls');
 });
 
+t.test("a page search another site's page made a browser send is not counted; the reader's own is (issue 31, finding 3)", async (t) => {
+  const app = await build(t, { demandToken: TOKEN });
+  const search = (c: string, headers: Record<string, string>) => app.inject({ method: 'GET', url: '/?q=sourdough+bread+starter', remoteAddress: c, headers });
+  // What Chromium sends for <img src> and a link or redirect from another site.
+  for (const c of clients(12, 40)) await search(c, { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'image' });
+  for (const c of clients(12, 41)) await search(c, { 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' });
+  let report = (await app.inject({ method: 'GET', url: '/demand', headers: auth })).json();
+  t.equal(report.totals.requests, 0, 'searches made by other sites count nowhere');
+  t.same(report.uncovered, [], 'and put nothing on the list');
+  await search('10.42.0.1', { 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document', 'sec-fetch-user': '?1' });
+  await search('10.42.0.2', { 'sec-fetch-site': 'none', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' });
+  await search('10.42.0.3', {});
+  report = (await app.inject({ method: 'GET', url: '/demand', headers: auth })).json();
+  t.equal(report.totals.requests, 3, "the page's own form, an address typed in, and a client that is no browser are counted");
+});
+
 t.test('the page: one sentence on what is kept, and with DEMAND_PUBLIC the topics nobody covers', async (t) => {
   const quiet = await build(t);
   const plain = (await quiet.inject({ method: 'GET', url: '/' })).body;
