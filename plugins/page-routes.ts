@@ -6,16 +6,16 @@ import { BASE_URL_PLACEHOLDER } from '../src/mcp/tools/get-provenance.js';
 import { PAGE_ASSETS, renderCategory, renderHome, renderNotFound } from '../src/page/render.js';
 import { categoryNames, categoryPageView, categoryView, homeView, notFoundView } from '../src/page/view.js';
 import type { DemandSignal } from '../src/demand/signal.js';
+import { publicBaseUrl, type PublicUrlOptions } from './support/public-url.js';
 
 export interface PageRoutesOptions {
   readonly catalog: () => Catalog;
   readonly federation: FederationView;
+  /** Where the page's examples say this server is: PUBLIC_URL, or the request's host as public-url.ts allows. */
+  readonly publicUrl: PublicUrlOptions;
   /** Records page searches; `public`: DEMAND_PUBLIC, the page lists the most requested uncovered topics. */
   readonly demand?: { readonly signal: DemandSignal; readonly public: boolean; readonly minClients: number; readonly windowDays: number };
 }
-
-/** A host name or IP literal, with an optional port: what a Host header may hold. */
-const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
 /**
  * Whether the reader asked this search: typed into this page's form or opened directly
@@ -48,7 +48,7 @@ export const PAGE_CSP = {
  * Registered without fastify-plugin, so helmet's headers (CSP, nosniff, referrer policy) apply to
  * these routes alone; the Origin/Host policy registered before it guards them as every route.
  */
-export const pageRoutes: FastifyPluginAsync<PageRoutesOptions> = async (app, { catalog, federation, demand }) => {
+export const pageRoutes: FastifyPluginAsync<PageRoutesOptions> = async (app, { catalog, federation, publicUrl, demand }) => {
   await app.register(helmet, {
     contentSecurityPolicy: { useDefaults: false, directives: PAGE_CSP },
     referrerPolicy: { policy: 'no-referrer' },
@@ -60,7 +60,7 @@ export const pageRoutes: FastifyPluginAsync<PageRoutesOptions> = async (app, { c
 
   // The address the reader used, so that the examples on the page work as shown; a Host that is
   // no host name or address (it goes into commands a reader copies) is not repeated.
-  const baseUrl = (request: FastifyRequest) => (HOST.test(request.host) ? `${request.protocol}://${request.host}` : BASE_URL_PLACEHOLDER);
+  const baseUrl = (request: FastifyRequest) => publicBaseUrl(request, publicUrl) ?? BASE_URL_PLACEHOLDER;
   const html = (reply: FastifyReply, status: number, body: string) =>
     // The page is the live registry and names the Host it was asked under: never stored.
     reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);

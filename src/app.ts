@@ -146,7 +146,8 @@ export const app: FastifyPluginAsync<AppParts> = async (instance, { config, hold
   await instance.register(metricsPlugin, { metrics });
   await instance.register(originPolicy, { allowedOrigins: config.allowedOrigins, allowedHosts: config.allowedHosts, listenHost: config.host });
   await instance.register(health, { catalog, sessions, serverVersion });
-  await instance.register(discoveryRoutes, { catalog, serverVersion, registryName: registryName() });
+  const publicUrl = { publicUrl: config.publicUrl, allowedHosts: config.allowedHosts };
+  await instance.register(discoveryRoutes, { catalog, serverVersion, registryName: registryName(), publicUrl });
   await instance.register(registryRoutes, { catalog });
   await instance.register(federationRoutes, { federation });
   const demandOnPage = { signal: demand, public: config.demandPublic, minClients: config.demandMinClients, windowDays: config.demandWindowDays };
@@ -156,7 +157,7 @@ export const app: FastifyPluginAsync<AppParts> = async (instance, { config, hold
   // budget, not three. Health, metrics and the JSON routes stay outside, as before.
   await instance.register(async (limited) => {
     await protect(limited, config);
-    await limited.register(pageRoutes, { catalog, federation, demand: demandOnPage });
+    await limited.register(pageRoutes, { catalog, federation, publicUrl, demand: demandOnPage });
     // The curator's report: the route exists only with a token to guard it.
     if (config.demandToken !== undefined) await limited.register(demandRoutes, { demand, token: config.demandToken, names: () => categoryNames(catalog()) });
     await limited.register(mcpEndpoint, { handler });

@@ -65,6 +65,12 @@ export const VARIABLES = {
     meaning:
       'comma-separated host names a request may name in its `Host` header besides localhost ones, e.g. `3gs.example.org`, for a server on a loopback address behind a reverse proxy that passes the public host (see Behind a reverse proxy); on other addresses the `Host` header is not checked',
   },
+  PUBLIC_URL: {
+    rule: text,
+    shownDefault: 'none (from the request, see Behind a reverse proxy)',
+    meaning:
+      'the address agents and readers reach this server at, e.g. `https://3gs.example.org`: the server card\'s MCP URL and the page\'s examples use it, whatever a request\'s headers say. Without it they use the request\'s `Host`, a forwarded host only when `ALLOWED_HOSTS` names it, and only `http` or `https`',
+  },
   SESSION_TTL_SECONDS: { rule: integer(1, 86_400), default: 1800, meaning: 'a session unused this long is forgotten' },
   MAX_SESSIONS: { rule: integer(1, 10_000_000), default: 10_000, meaning: 'most sessions held; the least recently used goes first (the memory store sets aside about 45 bytes for each at start)' },
   CURATOR_PUBKEY: {
@@ -199,6 +205,8 @@ function toConfig(v: Checked, report: Report) {
     allowedOrigins: parseOrigins(v.ALLOWED_ORIGINS, report),
     /** Host names (lowercase, no port) a loopback-bound server accepts in the Host header besides localhost ones. */
     allowedHosts: parseHosts(v.ALLOWED_HOSTS, report),
+    /** The public origin (scheme://host[:port]) for the card and the page; undefined: from the request. */
+    publicUrl: parsePublicUrl(v.PUBLIC_URL, report),
     sessionTtlMs: v.SESSION_TTL_SECONDS * 1000,
     maxSessions: v.MAX_SESSIONS,
     /** The curator's Ed25519 seed (secret: never logged); undefined means an ephemeral key. */
@@ -325,6 +333,14 @@ function parseHosts(list: string, report: Report): readonly string[] {
   const bad = items.filter((h) => !valid(h));
   if (bad.length > 0) report('ALLOWED_HOSTS', `ALLOWED_HOSTS must be a comma-separated list of host names like 3gs.example.org, without scheme, port or path (got ${quoted(bad)})`);
   return items.filter(valid);
+}
+
+function parsePublicUrl(value: string | undefined, report: Report): string | undefined {
+  if (value === undefined) return undefined;
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  if (url !== undefined && /^https?:$/.test(url.protocol) && url.origin === value.replace(/\/$/, '')) return url.origin;
+  report('PUBLIC_URL', `PUBLIC_URL must be an http or https origin like https://3gs.example.org, without path, query or credentials (got "${value}")`);
+  return undefined;
 }
 
 function parseOrigins(list: string, report: Report): readonly string[] {

@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../scripts/lib/free-port.js';
 import { binaryOnPath } from './binary.js';
+import { untilListening } from './listening.js';
 
 /** The caddy binary on PATH, if there is one. */
 export function caddyBinary(): string | undefined {
@@ -37,18 +37,6 @@ export async function startCaddy(t: { teardown(fn: () => unknown): void }, host:
   t.teardown(() => {
     child.kill('SIGTERM');
   });
-  // Listening once a connection is accepted; Caddy takes well under a second.
-  for (let i = 0; i < 100; i++) {
-    if (child.exitCode !== null) throw new Error(`caddy exited with ${child.exitCode}: ${log.slice(-500)}`);
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, '127.0.0.1', () => {
-        socket.end();
-        resolve(true);
-      });
-      socket.on('error', () => resolve(false));
-    });
-    if (open) return { port };
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`caddy did not listen on ${port}: ${log.slice(-500)}`);
+  await untilListening(child, port, 'caddy', () => log);
+  return { port };
 }

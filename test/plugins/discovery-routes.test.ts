@@ -57,3 +57,20 @@ t.test('the server card follows the registry served now and the scheme a trusted
   t.equal(card.remotes[0].url, 'https://3gs.example.org/mcp', 'the public URL the proxy forwards');
   t.ok(registrySchema()(card));
 });
+
+t.test('the card names a forwarded host only when ALLOWED_HOSTS does, a scheme only http or https, and PUBLIC_URL over both (issue 31, finding 4)', async (t) => {
+  const card = async (config: Parameters<typeof build>[1], headers: Record<string, string>) => {
+    const app = await build(t, { trustProxy: ['127.0.0.1'], host: '0.0.0.0', ...config });
+    return app.inject({ method: 'GET', url: '/.well-known/mcp/server-card.json', headers, remoteAddress: '127.0.0.1' });
+  };
+  const forged = { host: '3gs.example.org', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'javascript' };
+  t.equal((await card({}, forged)).json().remotes[0].url, 'http://3gs.example.org/mcp', 'an unlisted forwarded host and an odd scheme are not repeated');
+  const listed = await card({ allowedHosts: ['mirror.example.net'] }, { ...forged, 'x-forwarded-host': 'mirror.example.net', 'x-forwarded-proto': 'https' });
+  t.equal(listed.json().remotes[0].url, 'https://mirror.example.net/mcp', 'a listed forwarded host and https are');
+  const fixed = await card({ publicUrl: 'https://3gs.example.org' }, forged);
+  t.equal(fixed.json().remotes[0].url, 'https://3gs.example.org/mcp', 'PUBLIC_URL whatever the headers say');
+  t.notMatch(String(fixed.headers.vary ?? ''), /Host/, 'and then one card for every host');
+  const noHost = await card({}, { host: 'bad host!' });
+  t.equal(noHost.statusCode, 400);
+  t.match(noHost.json().message, /set PUBLIC_URL/);
+});

@@ -58,10 +58,11 @@ t.test('every variable is read', async (t) => {
   const c = loadConfig({
     HOST: '0.0.0.0', PORT: '8080', REGISTRY_PATH: '/tmp/r.json', LOG_LEVEL: 'debug', MATCH_THRESHOLD: '0.55', SEMANTIC_STAGE: 'off',
     ALLOWED_ORIGINS: 'https://a.example.com, http://b.example.org:8080/', ALLOWED_HOSTS: '3gs.example.org', SESSION_TTL_SECONDS: '60', MAX_SESSIONS: '5', PID_FILE: '/run/3gs.pid',
+    PUBLIC_URL: 'https://3gs.example.org/',
   });
   t.same(c, {
     host: '0.0.0.0', port: 8080, registryPath: '/tmp/r.json', logLevel: 'debug', matchThreshold: 0.55, semanticStage: false,
-    allowedOrigins: ['https://a.example.com', 'http://b.example.org:8080'], allowedHosts: ['3gs.example.org'], sessionTtlMs: 60_000, maxSessions: 5, curatorSeed: undefined,
+    allowedOrigins: ['https://a.example.com', 'http://b.example.org:8080'], allowedHosts: ['3gs.example.org'], publicUrl: 'https://3gs.example.org', sessionTtlMs: 60_000, maxSessions: 5, curatorSeed: undefined,
     redisUrl: undefined, rateLimitMax: 600, rateLimitWindowMs: 60_000, maxEventLoopDelayMs: 1000, maxHeapUsedBytes: 0, trustProxy: [],
     shutdownGraceMs: 10_000, connectionTimeoutMs: 30_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 72_000, pidFile: '/run/3gs.pid',
     curatorPubkey: undefined, federationRefreshMs: 300_000, federationCacheDir: undefined, federationAllowLoopbackHttp: false,
@@ -168,6 +169,14 @@ t.test("the operators' configuration table (docs/operators.md) is the one in src
     v.shownDefault ?? (v.default === undefined ? 'none' : v.default === '' ? 'empty' : `\`${v.default}\``);
   const expected = Object.entries(VARIABLES).map(([name, v]) => `| \`${name}\` | ${shown(v)} | ${v.meaning} |`);
   t.same(rows, expected);
+});
+
+t.test('PUBLIC_URL: an http or https origin; a path, a query, credentials or another scheme is refused naming the variable (issue 31, finding 4)', async (t) => {
+  t.equal(loadConfig({ PUBLIC_URL: 'http://3gs.example.org:8080' }).publicUrl, 'http://3gs.example.org:8080');
+  t.equal(loadConfig({}).publicUrl, undefined, 'unset: from the request');
+  for (const bad of ['3gs.example.org', 'ftp://3gs.example.org', 'https://3gs.example.org/mcp', 'https://u:p@3gs.example.org', 'https://3gs.example.org?x=1']) {
+    t.throws(() => loadConfig({ PUBLIC_URL: bad }), { message: /^invalid configuration: PUBLIC_URL must be an http or https origin like https:\/\/3gs\.example\.org, without path, query or credentials \(got ".*"\)$/ }, bad);
+  }
 });
 
 t.test('ALLOWED_HOSTS: host names, lowercased; anything with a scheme, port or path is refused naming the variable (issue 24, item 2)', async (t) => {
