@@ -193,6 +193,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     recording: config.demandSignal,
     minClients: config.demandMinClients,
     windowDays: config.demandWindowDays,
+    ipv6Prefix: config.demandIpv6Prefix,
     redisUrl: config.redisUrl,
     secret: config.demandSecret,
   });

@@ -91,8 +91,13 @@ export const VARIABLES = {
     meaning:
       '`redis://` or `rediss://` URL of a Redis shared by every replica for 2025-era sessions and the demand counts (may hold a password: never logged)',
   },
-  RATE_LIMIT_MAX: { rule: integer(0, 1_000_000), default: 600, meaning: 'requests per client per window on `/mcp` (a client is its IPv4 address or its IPv6 /64, without any port a proxy forwards); `0` turns rate limiting off' },
+  RATE_LIMIT_MAX: { rule: integer(0, 1_000_000), default: 600, meaning: 'requests per client per window on `/mcp`, the page and `/demand` together (a client is its IPv4 address or its IPv6 network, see `RATE_LIMIT_IPV6_PREFIX`, without any port a proxy forwards); `0` turns rate limiting off' },
   RATE_LIMIT_WINDOW_MS: { rule: integer(1000, 86_400_000), default: 60_000, meaning: 'the rate-limit window, at least 1000 ms' },
+  RATE_LIMIT_IPV6_PREFIX: {
+    rule: integer(32, 128),
+    default: 64,
+    meaning: 'for the rate limit, an IPv6 client is its network of this many bits, 32 to 128 (a host commonly holds a whole /64 and rotates addresses inside it)',
+  },
   TRUST_PROXY: {
     rule: { type: 'string' },
     default: '',
@@ -147,6 +152,11 @@ export const VARIABLES = {
     default: 5,
     meaning:
       'k, 2 to 32: a word, phrase or query is shown (report, page) only once at least this many distinct clients asked it on one day (clients are told apart in 64 buckets: k = 32 takes about 45 clients)',
+  },
+  DEMAND_IPV6_PREFIX: {
+    rule: integer(32, 128),
+    default: 56,
+    meaning: 'for k, an IPv6 client is its network of this many bits, 32 to 128 (a home is commonly given a whole /56: at /64 it could count as 256 clients)',
   },
   DEMAND_WINDOW_DAYS: { rule: integer(1, 365), default: 30, meaning: 'days the demand counts are kept; older days are deleted whole' },
   DEMAND_TOKEN: {
@@ -218,6 +228,9 @@ function toConfig(v: Checked, report: Report) {
     /** Requests per client per window on /mcp; 0 turns rate limiting off. */
     rateLimitMax: v.RATE_LIMIT_MAX,
     rateLimitWindowMs: v.RATE_LIMIT_WINDOW_MS,
+    /** Bits of an IPv6 address that are one client: for the rate limit, and for k. */
+    rateLimitIpv6Prefix: v.RATE_LIMIT_IPV6_PREFIX,
+    demandIpv6Prefix: v.DEMAND_IPV6_PREFIX,
     /** Event-loop delay above which /mcp sheds load with 503; 0 turns the check off. */
     maxEventLoopDelayMs: v.MAX_EVENT_LOOP_DELAY_MS,
     /** Heap in use above which /mcp sheds load with 503; 0 turns the check off. */

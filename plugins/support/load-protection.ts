@@ -6,7 +6,7 @@ import type { Config } from '../../src/config.js';
 import { Failures } from '../../src/mcp/errors.js';
 import { OwnErrorCode, sendFailure } from './http-errors.js';
 
-export type LoadProtectionOptions = Pick<Config, 'rateLimitMax' | 'rateLimitWindowMs' | 'maxEventLoopDelayMs' | 'maxHeapUsedBytes'>;
+export type LoadProtectionOptions = Pick<Config, 'rateLimitMax' | 'rateLimitWindowMs' | 'rateLimitIpv6Prefix' | 'maxEventLoopDelayMs' | 'maxHeapUsedBytes'>;
 
 /**
  * Per-client rate limiting and load shedding for the routes registered after it in the same
@@ -28,8 +28,8 @@ export async function protect(app: FastifyInstance, options: LoadProtectionOptio
       max: options.rateLimitMax,
       timeWindow: options.rateLimitWindowMs,
       // Behind a trusted proxy request.ip is the client's address (TRUST_PROXY), not the proxy's;
-      // an IPv6 client is its /64, as for the demand signal.
-      keyGenerator: (request) => clientKey(request.ip),
+      // an IPv6 client is its network of RATE_LIMIT_IPV6_PREFIX bits (/64 unless set).
+      keyGenerator: (request) => clientKey(request.ip, options.rateLimitIpv6Prefix),
       errorResponseBuilder: (_request, context) => ({
         statusCode: 429,
         code: OwnErrorCode.RateLimited,

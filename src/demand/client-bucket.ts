@@ -37,7 +37,10 @@ export class DailySalt {
   #day = -1;
   #salt = '';
 
-  constructor(private readonly make: (day: number) => string = newSalt) {}
+  constructor(
+    private readonly make: (day: number) => string = newSalt,
+    private readonly ipv6Prefix?: number,
+  ) {}
 
   /** The bucket of the client at `address` on `day`. */
   bucket(day: number, address: string): number {
@@ -45,6 +48,6 @@ export class DailySalt {
       this.#day = day;
       this.#salt = this.make(day);
     }
-    return bucketOf(this.#salt, clientKey(address));
+    return bucketOf(this.#salt, clientKey(address, this.ipv6Prefix));
   }
 }

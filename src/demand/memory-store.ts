@@ -12,12 +12,13 @@ interface Day {
 export class MemoryDemandStore implements DemandStore {
   readonly kind = 'memory';
   readonly #days = new Map<number, Day>();
-  readonly #salt = new DailySalt();
+  readonly #salt: DailySalt;
   readonly #limits: DemandLimits;
   readonly #now: () => number;
 
   constructor(limits: DemandLimits) {
     this.#limits = limits;
+    this.#salt = new DailySalt(undefined, limits.ipv6Prefix);
     this.#now = limits.now ?? Date.now;
   }
 

@@ -115,7 +115,7 @@ export class RedisDemandStore implements DemandStore {
     this.#prefix = options.prefix ?? '3gs:demand:';
     this.#now = options.now ?? Date.now;
     this.#secret = options.secret;
-    this.#salt = new DailySalt((day) => createHmac('sha256', options.secret).update(`salt ${day}`).digest('hex'));
+    this.#salt = new DailySalt((day) => createHmac('sha256', options.secret).update(`salt ${day}`).digest('hex'), options.ipv6Prefix);
     this.#timer = setInterval(() => void this.flush(), options.flushMs ?? 1000);
     this.#timer.unref();
   }

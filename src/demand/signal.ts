@@ -11,6 +11,8 @@ export interface DemandSettings {
   readonly recording: boolean;
   readonly minClients: number;
   readonly windowDays: number;
+  /** Bits of an IPv6 address that are one client for k (DEMAND_IPV6_PREFIX). */
+  readonly ipv6Prefix?: number;
 }
 
 /** How long the page's public list is reused: the page must not cost a Redis scan per view. */
@@ -79,7 +81,7 @@ export interface DemandOptions extends DemandSettings {
  */
 export async function createDemandSignal(options: DemandOptions): Promise<DemandSignal> {
   if (!options.recording) return new DemandSignal(undefined, options);
-  const limits = { minClients: options.minClients, windowDays: options.windowDays, itemsPerDay: itemsPerDay(options.windowDays) };
+  const limits = { minClients: options.minClients, windowDays: options.windowDays, itemsPerDay: itemsPerDay(options.windowDays), ipv6Prefix: options.ipv6Prefix };
   const store =
     options.redisUrl === undefined || options.secret === undefined
       ? new MemoryDemandStore(limits)

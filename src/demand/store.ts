@@ -22,6 +22,8 @@ export interface DemandLimits {
   readonly windowDays: number;
   /** Items kept per day (Space-Saving capacity): what bounds memory. */
   readonly itemsPerDay: number;
+  /** Bits of an IPv6 address that are one client (DEMAND_IPV6_PREFIX; the rate limit's /64 when unset). */
+  readonly ipv6Prefix?: number | undefined;
   /** The clock, for tests of the window and the salt's rotation. */
   readonly now?: () => number;
 }

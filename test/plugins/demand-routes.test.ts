@@ -115,6 +115,18 @@ t.test("a page search another site's page made a browser send is not counted; th
   t.equal(report.totals.requests, 3, "the page's own form, an address typed in, and a client that is no browser are counted");
 });
 
+t.test('an IPv6 home network is one client for k: its /56 by default, the prefix the operator sets otherwise (issue 31, finding 7)', async (t) => {
+  // Twelve /64 networks of one /56, as one home is commonly given.
+  const home = Array.from({ length: 12 }, (_, i) => `2001:db8:77:${(0x40 + i).toString(16)}::1`);
+  const shown = async (config: Parameters<typeof build>[1]) => {
+    const app = await build(t, { demandToken: TOKEN, ...config });
+    for (const c of home) await ask(app, 'sourdough bread starter', c);
+    return /sourdough/.test(JSON.stringify((await app.inject({ method: 'GET', url: '/demand', headers: auth })).json().uncovered));
+  };
+  t.equal(await shown({}), false, 'one /56 is one client: nothing shown');
+  t.equal(await shown({ demandIpv6Prefix: 64 }), true, 'with DEMAND_IPV6_PREFIX=64 the twelve /64s are twelve clients');
+});
+
 t.test('the page: one sentence on what is kept, and with DEMAND_PUBLIC the topics nobody covers', async (t) => {
   const quiet = await build(t);
   const plain = (await quiet.inject({ method: 'GET', url: '/' })).body;

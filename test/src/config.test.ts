@@ -63,7 +63,7 @@ t.test('every variable is read', async (t) => {
   t.same(c, {
     host: '0.0.0.0', port: 8080, registryPath: '/tmp/r.json', logLevel: 'debug', matchThreshold: 0.55, semanticStage: false,
     allowedOrigins: ['https://a.example.com', 'http://b.example.org:8080'], allowedHosts: ['3gs.example.org'], publicUrl: 'https://3gs.example.org', sessionTtlMs: 60_000, maxSessions: 5, curatorSeed: undefined,
-    redisUrl: undefined, rateLimitMax: 600, rateLimitWindowMs: 60_000, maxEventLoopDelayMs: 1000, maxHeapUsedBytes: 0, trustProxy: [],
+    redisUrl: undefined, rateLimitMax: 600, rateLimitWindowMs: 60_000, rateLimitIpv6Prefix: 64, demandIpv6Prefix: 56, maxEventLoopDelayMs: 1000, maxHeapUsedBytes: 0, trustProxy: [],
     shutdownGraceMs: 10_000, connectionTimeoutMs: 30_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 72_000, pidFile: '/run/3gs.pid',
     curatorPubkey: undefined, federationRefreshMs: 300_000, federationCacheDir: undefined, federationAllowLoopbackHttp: false,
     demandSignal: true, demandMinClients: 5, demandWindowDays: 30, demandToken: undefined, demandPublic: false,
@@ -74,6 +74,9 @@ t.test('every variable is read', async (t) => {
   t.throws(() => loadConfig({ DEMAND_TOKEN: 'short-secret' }), { message: /^invalid configuration: DEMAND_TOKEN must NOT have fewer than 16 characters$/ }, 'a short token is refused without repeating it');
   t.throws(() => loadConfig({ DEMAND_SIGNAL: 'no' }), { message: /DEMAND_SIGNAL must be one of on, off/ });
   t.equal(loadConfig({}).semanticStage, true, 'the semantic stage runs unless turned off');
+  const prefixes = loadConfig({ RATE_LIMIT_IPV6_PREFIX: '48', DEMAND_IPV6_PREFIX: '64' });
+  t.same([prefixes.rateLimitIpv6Prefix, prefixes.demandIpv6Prefix], [48, 64]);
+  t.throws(() => loadConfig({ DEMAND_IPV6_PREFIX: '16' }), { message: /DEMAND_IPV6_PREFIX must be >= 32/ });
   const peers = loadConfig({ FEDERATION_REFRESH_SECONDS: '30', FEDERATION_CACHE_DIR: '/var/cache/3gs', FEDERATION_ALLOW_LOOPBACK_HTTP: 'true' });
   t.same([peers.federationRefreshMs, peers.federationCacheDir, peers.federationAllowLoopbackHttp], [30_000, '/var/cache/3gs', true]);
   t.throws(() => loadConfig({ FEDERATION_ALLOW_LOOPBACK_HTTP: 'yes' }), { message: /FEDERATION_ALLOW_LOOPBACK_HTTP must be one of true, false/ });
