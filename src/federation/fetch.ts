@@ -26,9 +26,14 @@ export interface FetchLimits {
   readonly signal?: AbortSignal;
   /** Refuse a reply whose content type is not JSON (peers must say JSON; `verify` reads whatever comes). */
   readonly requireJson?: boolean;
+  /** Read a reply of any status within the same limits (the `demand` CLI words 401, 404 and 503 itself); else only 200. */
+  readonly anyStatus?: boolean;
+  /** More request headers (the `demand` CLI's bearer token). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 export interface FetchedDocument {
+  readonly status: number;
   readonly body: Buffer;
   readonly etag: string | undefined;
 }
@@ -98,7 +103,7 @@ function getOnce(url: URL, limits: FetchLimits, signal: AbortSignal, stopped: ()
     signal.addEventListener('abort', onAbort, { once: true });
     try {
       const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-      req = send(url, { method: 'GET', agent: false, headers: { accept: 'application/json', 'accept-encoding': 'identity' } });
+      req = send(url, { method: 'GET', agent: false, headers: { ...limits.headers, accept: 'application/json', 'accept-encoding': 'identity' } });
     } catch (err) {
       fail('unreachable', `unreachable (${codeOf(err)})`);
       return;
@@ -116,7 +121,8 @@ function getOnce(url: URL, limits: FetchLimits, signal: AbortSignal, stopped: ()
         finish({ ok: true, reply: { kind: 'redirect', location } });
         return;
       }
-      if (response.statusCode !== 200) return fail('status', `HTTP ${response.statusCode}`);
+      const status = response.statusCode ?? 0;
+      if (status !== 200 && limits.anyStatus !== true) return fail('status', `HTTP ${status}`);
       const type = response.headers['content-type'];
       if (limits.requireJson && !JSON_TYPE.test(type ?? '')) return fail('type', `content type ${JSON.stringify(inLog(type ?? 'none', 60))}, not JSON`);
       const encoding = response.headers['content-encoding'];
@@ -134,7 +140,7 @@ function getOnce(url: URL, limits: FetchLimits, signal: AbortSignal, stopped: ()
       });
       response.on('end', () => {
         const etag = response.headers.etag;
-        finish({ ok: true, reply: { kind: 'document', document: { body: Buffer.concat(chunks), etag } } });
+        finish({ ok: true, reply: { kind: 'document', document: { status, body: Buffer.concat(chunks), etag } } });
       });
     });
     req.end();

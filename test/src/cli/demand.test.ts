@@ -73,7 +73,7 @@ t.test('demand: each failure exits 1 and says what to do', async (t) => {
     ['nothing listening', ['http://127.0.0.1:9/', '--token-file', await tokenFile()], /^cannot reach http:\/\/127\.0\.0\.1:9\/demand: /],
     ['an empty token file', [base, '--token-file', await tokenFile('\n')], /^the token file .* is empty: put the server's DEMAND_TOKEN in it$/],
     ['a redirect (the token would follow it)', [`${redirecting}/demand`, '--token-file', await tokenFile()], /^cannot reach http:\/\/127\.0\.0\.1:\d+\/demand: /],
-    ['a route that is not the report', [`${base}/health`, '--token-file', await tokenFile()], /\/health answered something other than a demand report: is it a Three Good Sources server's \/demand\?$/],
+    ['a route that is not the report', [`${base}/health`, '--token-file', await tokenFile()], /\/health answered something other than a demand report \(the reply must have required property 'recording'\): is it a Three Good Sources server's \/demand\?$/],
     ['a page', [`${base}/c/rust-learning`, '--token-file', await tokenFile()], /answered something other than a demand report/],
   ];
   for (const [name, args, expected] of cases) {
