@@ -7,7 +7,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { askedOf, type Asked } from '../../src/demand/asked.js';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { askedOf, SEP, type Asked } from '../../src/demand/asked.js';
+import { DemandSignal } from '../../src/demand/signal.js';
 import { MemoryDemandStore } from '../../src/demand/memory-store.js';
 import { ITEMS_IN_WINDOW, itemsPerDay } from '../../src/demand/store.js';
 import { buildMatcher, prepareQuery, type Matcher } from '../../src/matcher/matcher.js';
@@ -26,6 +28,40 @@ export async function benchDemand(): Promise<void> {
   const matcher = buildMatcher(await loadRegistry(join(root, 'registry.json')));
   cost(matcher);
   memory(matcher);
+  await reportPauses();
+}
+
+/**
+ * The event loop while the curator's report is built on a full window (issue 31, finding 1):
+ * 30 days of 2,500 items each, every one asked by six clients (so every one is shown), the report
+ * built ten times while a 1 ms timer measures how late the loop runs it.
+ */
+async function reportPauses(): Promise<void> {
+  let now = Date.UTC(2026, 10, 1, 12);
+  const store = new MemoryDemandStore({ ...limits, now: () => now });
+  let n = 0;
+  for (let day = 0; day < limits.windowDays; day++, now += 86_400_000) {
+    for (let i = 0; i < limits.itemsPerDay; i++, n++) {
+      const kind = ['term', 'phrase', 'query', `near-word${SEP}slug${i % 40}`, `scope${SEP}slug${i % 40}`][i % 5]!;
+      const item = `${kind}${SEP}word${n % 5000} other${(n * 3) % 5000} ${n}`;
+      for (let c = 0; c < 6; c++) store.record({ outcome: 'below-threshold', totals: [`outcome${SEP}below-threshold`], items: [item] }, `10.${day}.${i >> 8}.${c * 40 + (i & 31)}`);
+    }
+  }
+  now -= 86_400_000;
+  const signal = new DemandSignal(store, { recording: true, minClients: limits.minClients, windowDays: limits.windowDays });
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  const took: number[] = [];
+  let shown = 0;
+  for (let r = 0; r < 10; r++) {
+    if (r === 2) loop.enable(); // the first two warm the JIT
+    const started = performance.now();
+    shown = (await store.snapshot()).items.length;
+    await signal.report(new Map());
+    took.push(performance.now() - started);
+  }
+  loop.disable();
+  const ms = (ns: number) => (ns / 1e6).toFixed(1);
+  console.log(`report on a full window (${shown.toLocaleString('en')} items shown): median ${median(took).toFixed(0)} ms to build; event-loop delay meanwhile p99 ${ms(loop.percentile(99))} ms, max ${ms(loop.max)} ms`);
 }
 
 function cost(matcher: Matcher): void {

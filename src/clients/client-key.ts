@@ -19,10 +19,11 @@ export const DEFAULT_IPV6_PREFIX = 64;
 export function clientKey(address: string, ipv6Prefix: number = DEFAULT_IPV6_PREFIX): string {
   const bare = withoutPort(address.trim());
   // node:net's isIP, not ipaddr.js's isValid: that one also reads "127.1" and "0x7f.1" as addresses.
-  if (isIP(bare) === 0) return UNREADABLE_CLIENT;
-  const parsed = ipaddr.parse(bare);
-  if (parsed.kind() === 'ipv4') return parsed.toString();
-  const v6 = parsed as ipaddr.IPv6;
+  const family = isIP(bare);
+  if (family === 0) return UNREADABLE_CLIENT;
+  // The common case, on every request: node:net has read it as dotted decimal already.
+  if (family === 4) return bare;
+  const v6 = ipaddr.IPv6.parse(bare);
   if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().toString();
   const network = ipaddr.IPv6.networkAddressFromCIDR(`${v6.toNormalizedString()}/${ipv6Prefix}`);
   return `${network.toString()}/${ipv6Prefix}`;
