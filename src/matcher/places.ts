@@ -17,9 +17,12 @@ import { normalizeText } from './normalize.js';
 interface PlaceIndex {
   /** Normalised name (words joined by one space) to its country codes ("georgia" is two). */
   readonly byName: ReadonlyMap<string, readonly string[]>;
-  /** First words of names, to try a name only where one can start. */
-  readonly firstWords: ReadonlySet<string>;
-  readonly longest: number;
+  /**
+   * First words of names to the lengths (in words) of the names they start, longest first: a
+   * name is tried only where one can start and only at a length one has, so a question of 240
+   * times "new" costs two lookups a word (New York, New South Wales), not five.
+   */
+  readonly lengthsFrom: ReadonlyMap<string, readonly number[]>;
 }
 
 /** Names longer than this many words are not looked for ("Saint Vincent and the Grenadines" is kept: five). */
@@ -43,8 +46,14 @@ function placeIndex(): PlaceIndex {
   // First-level subdivisions only (a parent that is a country, not another subdivision).
   for (const { name, parent } of iso31662) if (parent.length === 2) add(name, parent);
   byName.delete('us');
-  const firstWords = new Set([...byName.keys()].map((k) => k.split(' ')[0]!));
-  return { byName, firstWords, longest: Math.max(...[...byName.keys()].map((k) => k.split(' ').length)) };
+  const lengthsFrom = new Map<string, number[]>();
+  for (const key of byName.keys()) {
+    const words = key.split(' ');
+    const lengths = lengthsFrom.get(words[0]!) ?? [];
+    if (!lengths.includes(words.length)) lengths.push(words.length);
+    lengthsFrom.set(words[0]!, lengths.sort((a, b) => b - a));
+  }
+  return { byName, lengthsFrom };
 }
 
 // Built when the module loads (about 15 ms, at start-up), not on first use: the first use may be a
@@ -67,16 +76,18 @@ const US_IN_CAPITALS = /(?:^|[^A-Za-z.])U\.?S\.?A?\.?(?![A-Za-z])/;
  * - `named` (a category's name, slug and tags): every place.
  */
 export function countriesIn(normalized: string, unfolded: string, mode: 'asked' | 'scope' | 'named'): string[] {
-  const { byName, firstWords, longest } = index;
+  const { byName, lengthsFrom } = index;
   const found: string[] = [];
   const tokens = normalized === '' ? [] : normalized.split(' ');
   let chained = false;
   for (let i = 0; i < tokens.length; i++) {
-    if (!firstWords.has(tokens[i]!)) {
+    const lengths = lengthsFrom.get(tokens[i]!);
+    if (lengths === undefined) {
       if (tokens[i] !== 'and' && tokens[i] !== 'or') chained = false;
       continue;
     }
-    for (let n = Math.min(longest, tokens.length - i); n >= 1; n--) {
+    for (const n of lengths) {
+      if (i + n > tokens.length) continue;
       const countries = byName.get(n === 1 ? tokens[i]! : tokens.slice(i, i + n).join(' '));
       if (countries === undefined) continue;
       const before = tokens[i - 1];
