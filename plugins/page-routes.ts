@@ -5,6 +5,7 @@ import type { FederationView } from '../src/federation/federation.js';
 import { BASE_URL_PLACEHOLDER } from '../src/mcp/tools/get-provenance.js';
 import { PAGE_ASSETS, renderCategory, renderHome, renderNotFound } from '../src/page/render.js';
 import { categoryNames, categoryPageView, categoryView, homeView, notFoundView } from '../src/page/view.js';
+import { clientKey } from '../src/clients/client-key.js';
 import type { DemandSignal } from '../src/demand/signal.js';
 import { publicBaseUrl, type PublicUrlOptions } from './support/public-url.js';
 
@@ -73,7 +74,7 @@ export const pageRoutes: FastifyPluginAsync<PageRoutesOptions> = async (app, { c
     // The public list is for the front page only: a search result page is about its result.
     const uncovered = demand?.public === true && demand.signal.recording && query === undefined ? await demand.signal.publicTopics(categoryNames(current)) : undefined;
     const settings = demand === undefined ? undefined : { recording: demand.signal.recording, minClients: demand.minClients, windowDays: demand.windowDays, uncovered };
-    const view = homeView(current, { baseUrl: baseUrl(request), query, federation, demand: settings });
+    const view = homeView(current, { baseUrl: baseUrl(request), query, asker: clientKey(request.ip), federation, demand: settings });
     if (view.search !== undefined && view.search.kind !== 'invalid' && askedByReader(request)) demand?.signal.record(view.search.asked, request.ip);
     return html(reply, view.search?.kind === 'invalid' ? 400 : 200, renderHome(view));
   });

@@ -35,7 +35,11 @@ export const MAX_REMEMBERED_RANKINGS = 5_000;
 
 export interface Matcher {
   /** `prepared`: the query already normalised (one query, many registries: one key string shared by all). */
-  match(query: string, threshold?: number, prepared?: PreparedQuery): MatchOutcome;
+  /**
+   * `asker`: who asks (a client key), if anyone: rankings are remembered per asker, so that a
+   * remembered ranking never tells one client by its speed what another asked.
+   */
+  match(query: string, threshold?: number, prepared?: PreparedQuery, asker?: string): MatchOutcome;
   /** What decided a query, for curators (`check --query`): the outcome and how each word counted. */
   explain(query: string, threshold?: number): Explanation;
   /** Every spelling this registry uses, in its order: what a shared spelling index is built from. */
@@ -93,7 +97,7 @@ function* matcherSteps(registry: Registry, defaultThreshold: number, options: Ma
   const named = new BoundedMemo<string, readonly MatchCandidate[]>(MAX_REMEMBERED_RANKINGS);
 
   return {
-    match(query, threshold = defaultThreshold, prepared = prepareQuery(query)) {
+    match(query, threshold = defaultThreshold, prepared = prepareQuery(query), asker = '') {
       const early = decideBeforeRanking(ix, prepared, threshold, rules);
       if (early !== undefined) return early;
       // Capitals this registry's curator writes too change the ranking: they are part of what it is
@@ -101,7 +105,7 @@ function* matcherSteps(registry: Registry, defaultThreshold: number, options: Ma
       // intent words ("near me" leaves only "near" among the content words), and the words that
       // may complete a curator's phrase ("first aid" is "aid" among the content words).
       const capitals = scorer.ownCapitals(prepared);
-      const remembered = `${prepared.key}\u0000${capitals.join(' ')}\u0000${prepared.intents.join(' ')}\u0000${prepared.phraseWords.join(' ')}\u0000${prepared.countries.join(' ')}`;
+      const remembered = `${asker}\u0000${prepared.key}\u0000${capitals.join(' ')}\u0000${prepared.intents.join(' ')}\u0000${prepared.phraseWords.join(' ')}\u0000${prepared.countries.join(' ')}`;
       const ranking = rankings.get(remembered, () => Object.freeze(scorer.rank(prepared, capitals)));
       const outcome = decide(ix, ranking, prepared, threshold, rules);
       if (outcome.kind === 'match' || outcome.reason === 'empty-query' || outcome.reason === 'too-long') return outcome;

@@ -6,6 +6,7 @@ import { createModernHandler } from './modern.js';
 import type { McpDependencies, McpReply } from './reply.js';
 import { SessionStoreUnavailable } from '../sessions/store.js';
 import { isModernVersion } from './versions.js';
+import { clientKey } from '../clients/client-key.js';
 import type { Asked } from '../demand/asked.js';
 
 export { SESSION_HEADER } from './legacy.js';
@@ -52,7 +53,8 @@ export function createMcpHandler(deps: McpDependencies): McpHandler {
   return {
     handle({ message, headers, client }) {
       const { demand } = deps;
-      const call = demand?.recording === true && client !== undefined ? { asked: (asked: Asked) => demand.record(asked, client) } : {};
+      const asker = client === undefined ? undefined : clientKey(client);
+      const call = demand?.recording === true && client !== undefined ? { asked: (asked: Asked) => demand.record(asked, client), asker } : { asker };
       // A modern request ignores Mcp-Session-Id: "do not mint or echo session IDs".
       return guarded(message, () =>
         eraOf(message, headers) === 'modern' ? modern(message, headers, call) : legacy.handle(message, headers, call),

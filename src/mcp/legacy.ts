@@ -77,7 +77,7 @@ export function createLegacyHandler(deps: McpDependencies): LegacyHandler {
         case 'tools/list':
           return { status: 200, body: resultResponse(message.id, toolsListResult(version)) };
         case 'tools/call':
-          return { status: 200, body: resultResponse(message.id, resultForVersion(callTool(message.params, deps.catalog(), deps.onToolResult, deps.federation, call.asked), version)) };
+          return { status: 200, body: resultResponse(message.id, resultForVersion(callTool(message.params, deps.catalog(), deps.onToolResult, deps.federation, call), version)) };
         default:
           throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${message.method.slice(0, 100)}`);
       }

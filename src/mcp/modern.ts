@@ -42,7 +42,7 @@ export function createModernHandler(deps: McpDependencies): (message: JsonRpcMes
       case 'tools/list':
         return ok(request, toolList);
       case 'tools/call': {
-        const result = callTool(request.params, deps.catalog(), deps.onToolResult, deps.federation, call.asked);
+        const result = callTool(request.params, deps.catalog(), deps.onToolResult, deps.federation, call);
         return ok(request, derived(result, completeView, () => complete(viewForVersion(result, MODERN_VERSION))));
       }
       case 'subscriptions/listen':

@@ -28,9 +28,14 @@ export interface McpReply {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
-/** What one HTTP request adds to a call: told what a query amounted to, with the client already bound (the demand signal). */
+/**
+ * What one HTTP request adds to a call: told what a query amounted to, with the client already
+ * bound (the demand signal), and who asked, as one client key (what remembered answers are kept
+ * apart by).
+ */
 export interface CallContext {
   readonly asked?: ToolContext['asked'];
+  readonly asker?: ToolContext['asker'];
 }
 
 export const ACCEPTED: McpReply = { status: 202 };

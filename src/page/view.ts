@@ -142,12 +142,12 @@ export function categoryView(catalog: Catalog, slug: string): CategoryView | und
  * (src/sources/find-sources.ts), so the page says what an agent is told. A match shows the
  * category; a decline shows the same message and links the candidates it names (at most five).
  */
-export function searchView(catalog: Catalog, query: string): SearchView {
+export function searchView(catalog: Catalog, query: string, asker?: string): SearchView {
   // The tool's one argument check a form can fail: its input schema's maxLength.
   if (query.length > MAX_QUERY_LENGTH) {
     return { kind: 'invalid', query, message: `The query is longer than ${MAX_QUERY_LENGTH} characters. Ask about one topic in a sentence or two.` };
   }
-  const found = findSources(catalog, query);
+  const found = findSources(catalog, query, undefined, asker);
   if (found.kind === 'decline') {
     const named = found.candidates.flatMap(({ slug }) => {
       const view = categoryView(catalog, slug);
@@ -230,6 +230,8 @@ export interface HomeInput {
   readonly baseUrl: string;
   /** The search form's query, when one was sent. */
   readonly query?: string | undefined;
+  /** Who searched, as one client key: answers are remembered per asker (see ToolContext.asker). */
+  readonly asker?: string | undefined;
   readonly federation?: FederationView;
   /** The demand signal's settings, and the public list when DEMAND_PUBLIC=true. */
   readonly demand?: DemandInput;
@@ -256,7 +258,7 @@ export function demandSentence({ recording, minClients, windowDays }: DemandInpu
 
 const NO_DEMAND: DemandInput = { recording: false, minClients: 5, windowDays: 30 };
 
-export function homeView(catalog: Catalog, { baseUrl, query, federation = NO_FEDERATION, demand = NO_DEMAND }: HomeInput): HomeView {
+export function homeView(catalog: Catalog, { baseUrl, query, asker, federation = NO_FEDERATION, demand = NO_DEMAND }: HomeInput): HomeView {
   const mcpUrl = `${baseUrl}/mcp`;
   return {
     title: query === undefined ? 'Three Good Sources' : `${query.slice(0, 60)} · Three Good Sources`,
@@ -267,7 +269,7 @@ export function homeView(catalog: Catalog, { baseUrl, query, federation = NO_FED
     categories: Object.keys(catalog.registry.categories).map((slug) => categoryView(catalog, slug)!),
     provenance: provenanceView(catalog, baseUrl),
     peers: peerRows(catalog, federation),
-    search: query === undefined ? undefined : searchView(catalog, query),
+    search: query === undefined ? undefined : searchView(catalog, query, asker),
     maxQueryLength: MAX_QUERY_LENGTH,
     demand: { kept: demandSentence(demand), uncovered: demand.uncovered },
   };

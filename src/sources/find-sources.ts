@@ -46,9 +46,9 @@ export interface FoundDecline {
 export type Found = FoundAnswer | FoundDecline;
 
 /** The sources for `query` from the registry `catalog` serves, or a decline that says why and what is near. */
-export function findSources(catalog: Catalog, query: string, threshold?: number): Found {
+export function findSources(catalog: Catalog, query: string, threshold?: number, asker?: string): Found {
   const prepared = prepareQuery(query);
-  const outcome = catalog.matcher.match(query, threshold, prepared);
+  const outcome = catalog.matcher.match(query, threshold, prepared, asker);
   const asked = askedOf(catalog.matcher, prepared, outcome);
   return outcome.kind === 'match' ? describeMatch(outcome, catalog, asked) : describeNoMatch(outcome, query, catalog, asked);
 }

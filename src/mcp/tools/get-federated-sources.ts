@@ -102,7 +102,7 @@ export const getFederatedSources: Tool = {
     const closest: (MatchCandidate & { where: string })[] = [];
     // Normalised once, then asked of every registry.
     const prepared = prepareQuery(query);
-    const local = catalog.matcher.match(query, threshold, prepared);
+    const local = catalog.matcher.match(query, threshold, prepared, context?.asker);
     if (local.kind === 'match') answers.push(answerFrom(catalog.registry, local.slug, local.category, local.score));
     // A query with no words, too long or one everyday word is refused as get_sources refuses it; a weak or
     // too-close local answer leaves the question to the peers.
@@ -114,7 +114,7 @@ export const getFederatedSources: Tool = {
     for (const peer of peers) {
       const copy = peer.copy;
       if (copy === undefined) continue;
-      const outcome = copy.matcher.match(query, threshold, prepared);
+      const outcome = copy.matcher.match(query, threshold, prepared, context?.asker);
       if (outcome.kind === 'match') {
         answers.push(peerAnswerFrom(peer, copy.registry, outcome.slug, outcome.category, outcome.score));
       } else for (const c of outcome.candidates) closest.push({ ...c, where: `${peer.endorsement.name}'s registry` });

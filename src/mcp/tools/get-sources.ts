@@ -93,9 +93,11 @@ export const getSources: Tool = {
     const query = args.query as string;
     const threshold = args.threshold as number | undefined;
     // Agents ask the same things again and again: answers are remembered per catalog (a reload
-    // starts afresh), keyed by the query as sent, since a no-match answer quotes it. Bounded.
-    const { result, asked } = answersFor(catalog).get(`${threshold ?? ''}\u0000${query}`, () => {
-      const found = findSources(catalog, query, threshold);
+    // starts afresh), keyed by the query as sent, since a no-match answer quotes it, and by who
+    // asked (see ToolContext.asker). Bounded.
+    const asker = context?.asker ?? '';
+    const { result, asked } = answersFor(catalog).get(`${asker}\u0000${threshold ?? ''}\u0000${query}`, () => {
+      const found = findSources(catalog, query, threshold, asker);
       return { result: deepFreeze(found.kind === 'answer' ? answer(found.text, found.data) : failure(found.text, found.data)), asked: found.asked };
     });
     // Per request, remembered or not: demand counts requests, not distinct answers. Only at the

@@ -40,6 +40,12 @@ export interface ToolContext {
   readonly federation: FederationView;
   /** Told what a query amounted to (the demand signal), once per call that asked for sources. */
   readonly asked?: ((asked: Asked) => void) | undefined;
+  /**
+   * Who asked, as one client key (src/clients): answers and rankings are remembered per asker, so
+   * that how fast a question is answered never tells one client what another asked (issue 31,
+   * finding 10). Undefined (in-process callers) is one asker of its own.
+   */
+  readonly asker?: string | undefined;
 }
 
 export interface Tool {

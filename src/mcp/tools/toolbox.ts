@@ -71,7 +71,7 @@ export function callTool(
   catalog: Catalog,
   onResult?: (tool: string, result: ToolResult) => void,
   federation: FederationView = NO_FEDERATION,
-  asked?: ToolContext['asked'],
+  call: Pick<ToolContext, 'asked' | 'asker'> = {},
 ): ToolResult {
   const name = params?.name;
   if (typeof name !== 'string') {
@@ -86,7 +86,7 @@ export function callTool(
   if (args === null || typeof args !== 'object' || Array.isArray(args) || !entry.validate(args)) {
     throw new ProtocolError(ErrorCode.InvalidParams, 'Invalid params');
   }
-  const result = entry.tool.run(args as Record<string, unknown>, catalog, { federation, asked });
+  const result = entry.tool.run(args as Record<string, unknown>, catalog, { federation, asked: call.asked, asker: call.asker });
   onResult?.(name, result);
   return result;
 }
