@@ -106,7 +106,7 @@ function* matcherSteps(registry: Registry, defaultThreshold: number, options: Ma
       // may complete a curator's phrase ("first aid" is "aid" among the content words).
       const capitals = scorer.ownCapitals(prepared);
       const remembered = `${asker}\u0000${prepared.key}\u0000${capitals.join(' ')}\u0000${prepared.intents.join(' ')}\u0000${prepared.phraseWords.join(' ')}\u0000${prepared.countries.join(' ')}`;
-      const ranking = rankings.get(remembered, () => Object.freeze(scorer.rank(prepared, capitals)));
+      const ranking = rankings.get(remembered, () => Object.freeze(scorer.rank(prepared, capitals, asker)));
       const outcome = decide(ix, ranking, prepared, threshold, rules);
       if (outcome.kind === 'match' || outcome.reason === 'empty-query' || outcome.reason === 'too-long') return outcome;
       const candidates = named.get(remembered, () => declineCandidates(outcome.candidates, prepared, rules, meaning));

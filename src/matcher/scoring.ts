@@ -57,7 +57,8 @@ export interface Ranking {
 }
 
 export interface Scorer {
-  rank(prepared: PreparedQuery, capitals: readonly string[]): Ranking;
+  /** `asker`: who asks (see Matcher.match): spelling corrections are remembered per asker too. */
+  rank(prepared: PreparedQuery, capitals: readonly string[], asker?: string): Ranking;
   /** Each query word as a registry word or none, and the stems in query order ('' for none). */
   readWords(prepared: PreparedQuery, capitals: readonly string[]): { read: (Hit | undefined)[]; sequence: string[] };
   /** Per category number, the stems of `sequence` that are its keywords. */
@@ -94,6 +95,9 @@ export function createScorer(ix: MatcherIndex, rules: MatcherRules, spelling: ()
   // Misspelt and unknown words recur across queries; remembering what each resolved to spares the
   // same search. Bounded: emptied when full, so memory stays flat under any traffic.
   const corrections = new BoundedMemo<string, Hit | null>(MAX_REMEMBERED_WORDS);
+  // Who asks the query being ranked: rank runs start to end without yielding, so this is read
+  // only while it runs. What one client's misspelling resolved to is never another's shortcut.
+  let asker = '';
   const typo = (stem: string, edits: number, spelling: string): Hit => ({ stem, term: terms.get(stem)!, factor: 1 - rules.typoPenalty * edits, spelling });
 
   /** A registry word, exactly or (while `mayCorrect`) through a typo correction; `typo` says which was tried. */
@@ -107,7 +111,7 @@ export function createScorer(ix: MatcherIndex, rules: MatcherRules, spelling: ()
     // in a map, so it uses none of the query's budget of typo searches.
     if (word.length < rules.minAnyTypoLength) return { hit: swapped(word), typo: false };
     if (!mayCorrect) return { hit: undefined, typo: false };
-    return { hit: corrections.get(word, (w) => correct(w) ?? null) ?? undefined, typo: true };
+    return { hit: corrections.get(`${asker}\u0000${word}`, () => correct(word) ?? null) ?? undefined, typo: true };
   }
 
   /** The registry word a four-letter word is with two neighbouring letters swapped back, the first letter kept. */
@@ -123,7 +127,7 @@ export function createScorer(ix: MatcherIndex, rules: MatcherRules, spelling: ()
   /** The registry word `word` is a typo of, if any. */
   function correct(word: string): Hit | undefined {
     // "bread" is not a typo of "dread": only words with the same first letter are candidates.
-    for (const { word: candidate, edits } of spelling().candidates(word)) {
+    for (const { word: candidate, edits } of spelling().candidates(word, asker)) {
       const corrected = spellings.get(candidate);
       if (corrected === undefined) continue;
       // A registry word with letters added at its end is another word, not a slip: "nodev",
@@ -213,7 +217,7 @@ export function createScorer(ix: MatcherIndex, rules: MatcherRules, spelling: ()
       if (typos >= rules.maxTypoLookups) break;
       if (read[i] !== undefined || word.length < rules.minAnyTypoLength || !isEverydayWord(word)) continue;
       typos++;
-      for (const { word: candidate, edits } of spelling().candidates(word)) {
+      for (const { word: candidate, edits } of spelling().candidates(word, asker)) {
         // One letter only: a word two letters from a topic's word is another word ("attached" is no "attacker").
         if (edits > 1) break;
         const corrected = spellings.get(candidate);
@@ -246,7 +250,8 @@ export function createScorer(ix: MatcherIndex, rules: MatcherRules, spelling: ()
     return capitals.length === 0 ? capitals : capitals.filter((c) => ix.acronyms.has(c));
   }
 
-  function rank(prepared: PreparedQuery, capitals: readonly string[]): Ranking {
+  function rank(prepared: PreparedQuery, capitals: readonly string[], askedBy = ''): Ranking {
+    asker = askedBy;
     const { words, stems, intents, countries } = prepared;
     const hits = new Map<string, Hit>();
     let unknown = 0;

@@ -12,7 +12,8 @@ export interface Candidate {
  * allowed for its length (editDistance decides; fuse.js only proposes). Computed once per word.
  */
 export interface SpellingIndex {
-  candidates(word: string): readonly Candidate[];
+  /** `asker`: who asks, if anyone (see Matcher.match): candidates are remembered per asker. */
+  candidates(word: string, asker?: string): readonly Candidate[];
 }
 
 /** How many words' candidates an index remembers. */
@@ -92,7 +93,7 @@ export function* editDistanceIndexSteps(words: Iterable<string>, options: Spelli
     }
     return closest(found);
   };
-  return { candidates: (word) => memo.get(word, search) };
+  return { candidates: (word, asker = '') => memo.get(`${asker}\u0000${word}`, () => search(word)) };
 }
 
 function closest(found: Candidate[]): readonly Candidate[] {
@@ -194,5 +195,5 @@ export function* sharedSpellingSteps(vocabularies: readonly Iterable<string>[]):
     return result;
   };
   const none: readonly Candidate[] = [];
-  return { forVocabulary: (id) => ({ candidates: (word) => memo.get(word, search).get(id) ?? none }) };
+  return { forVocabulary: (id) => ({ candidates: (word, asker = '') => memo.get(`${asker}\u0000${word}`, () => search(word)).get(id) ?? none }) };
 }

@@ -24,3 +24,16 @@ t.test("one client's question is never remembered for another: answers and ranki
   homeView(catalog, { baseUrl: 'http://localhost:3000', query, asker: '198.51.100.3' });
   t.equal(catalog.matcher.remembered().rankings, after.rankings + 2, 'a page search is its own asker too');
 });
+
+t.test('what a misspelt word resolved to is remembered per asker too', async (t) => {
+  const catalog = await prepareCatalog(SHIPPED_REGISTRY, serverSigning(), testConfig().matchThreshold);
+  const query = 'how do I harden my linnux servver';
+  callTool(ask(query), catalog, undefined, undefined, { asker: '198.51.100.1' });
+  const once = catalog.matcher.remembered().corrections;
+  t.ok(once > 0, `corrections remembered (${once})`);
+  callTool(ask(`${query}?`), catalog, undefined, undefined, { asker: '198.51.100.1' });
+  t.equal(catalog.matcher.remembered().corrections, once, 'the same client: from memory');
+  callTool(ask(query), catalog, undefined, undefined, { asker: '198.51.100.2' });
+  t.equal(catalog.matcher.remembered().corrections, once * 2, 'another client: looked up afresh');
+});
+
