@@ -280,23 +280,25 @@ t.test('tools/call: protocol errors for bad calls', async (t) => {
   t.equal(unknown.json.error?.code, -32601, 'unknown tool: -32601');
   t.notMatch(unknown.json.error?.message, /get_sources|list_categories|get_provenance|get_endorsements/, 'names no valid tool');
 
-  const bad: [string, unknown][] = [
-    ['missing arguments', undefined],
-    ['missing query', {}],
-    ['query not a string', { query: 42 }],
-    ['query too long', { query: 'a'.repeat(1001) }],
-    ['extra key', { query: 'rust', verbose: true }],
-    ['threshold above 1', { query: 'rust', threshold: 1.5 }],
-    ['threshold not a number', { query: 'rust', threshold: '0.5' }],
-    ['arguments not an object', ['rust']],
+  // -32602 with the field and the rule in the message and in data (issue 33, item 1).
+  const bad: [string, unknown, string, string | undefined][] = [
+    ['missing arguments', undefined, 'query is required', 'query'],
+    ['missing query', {}, 'query is required', 'query'],
+    ['query not a string', { query: 42 }, 'query must be string (got 42)', 'query'],
+    ['query too long', { query: 'a'.repeat(1001) }, 'query must NOT have more than 1000 characters (got a string of 1001 characters)', 'query'],
+    ['extra key', { query: 'rust', verbose: true }, 'unknown argument "verbose": see the tool\'s inputSchema in tools/list', 'verbose'],
+    ['threshold above 1', { query: 'rust', threshold: 1.5 }, 'threshold must be <= 1 (got 1.5)', 'threshold'],
+    ['threshold not a number', { query: 'rust', threshold: '0.5' }, 'threshold must be number (got "0.5")', 'threshold'],
+    ['arguments not an object', ['rust'], "get_sources's arguments must be an object", undefined],
   ];
-  for (const [what, args] of bad) {
+  for (const [what, args, rule, field] of bad) {
     const { res, json } = await callTool(app, session, 'get_sources', args);
     t.equal(res.statusCode, 200, what);
-    t.same(json.error, { code: -32602, message: 'Invalid params' }, what);
+    const expectedRule = field === undefined ? 'arguments must be an object' : rule;
+    t.same(json.error, { code: -32602, message: `Invalid params: ${rule}`, data: field === undefined ? { rule: expectedRule } : { field, rule } }, what);
   }
   const extra = await callTool(app, session, 'list_categories', { unexpected: 1 });
-  t.same(extra.json.error, { code: -32602, message: 'Invalid params' }, 'no-argument tools allow no keys');
+  t.same(extra.json.error?.message, 'Invalid params: unknown argument "unexpected": see the tool\'s inputSchema in tools/list', 'no-argument tools allow no keys');
   const noName = await rpc(app, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: {} }, { 'mcp-session-id': session });
   t.equal(noName.json().error.code, -32602, 'tools/call without a name');
   const longest = await callTool(app, session, 'get_sources', { query: 'rust '.repeat(200) });

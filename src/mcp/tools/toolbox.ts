@@ -1,3 +1,4 @@
+import type { ErrorObject } from 'ajv';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { ErrorCode, ProtocolError } from '../errors.js';
 import { derived, stable } from '../stable-json.js';
@@ -83,10 +84,29 @@ export function callTool(
     throw new ProtocolError(ErrorCode.MethodNotFound, 'Unknown tool: call tools/list for the available tools');
   }
   const args = params?.arguments ?? {};
-  if (args === null || typeof args !== 'object' || Array.isArray(args) || !entry.validate(args)) {
-    throw new ProtocolError(ErrorCode.InvalidParams, 'Invalid params');
+  if (args === null || typeof args !== 'object' || Array.isArray(args)) {
+    throw new ProtocolError(ErrorCode.InvalidParams, `Invalid params: ${name}'s arguments must be an object`, 200, { rule: 'arguments must be an object' });
+  }
+  if (!entry.validate(args)) {
+    const problem = argumentProblem(entry.validate.errors?.[0], args as Record<string, unknown>);
+    throw new ProtocolError(ErrorCode.InvalidParams, `Invalid params: ${problem.rule}`, 200, problem);
   }
   const result = entry.tool.run(args as Record<string, unknown>, catalog, { federation, asked: call.asked, asker: call.asker });
   onResult?.(name, result);
   return result;
+}
+
+/** What is wrong with a call's arguments, as its input schema says it: the field and the rule, with the value sent (at most 60 characters of it). */
+export function argumentProblem(error: ErrorObject | undefined, args: Readonly<Record<string, unknown>>): { field?: string; rule: string } {
+  if (error === undefined) return { rule: 'the arguments do not match the tool\'s inputSchema' };
+  const params = error.params as Record<string, unknown>;
+  if (error.keyword === 'required') return { field: String(params.missingProperty), rule: `${String(params.missingProperty)} is required` };
+  if (error.keyword === 'additionalProperties') {
+    const extra = String(params.additionalProperty);
+    return { field: extra, rule: `unknown argument ${JSON.stringify(extra.slice(0, 60))}: see the tool's inputSchema in tools/list` };
+  }
+  const field = error.instancePath.replace(/^\//, '').replaceAll('/', '.');
+  const value = args[field.split('.')[0]!];
+  const got = typeof value === 'string' ? (value.length > 60 ? `a string of ${value.length} characters` : JSON.stringify(value)) : JSON.stringify(value);
+  return { field, rule: `${field} ${error.message ?? 'is invalid'} (got ${got})` };
 }
