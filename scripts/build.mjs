@@ -4,6 +4,16 @@
 // `before`, so a single test file run after an edit never tests stale code) and the bin launcher
 // call it; the compiler takes tens of seconds on a small machine, the check a few milliseconds.
 // Plain JavaScript with no dependencies: it must run before anything is built.
+// npm start and npm test run this first: on a Node.js we do not support, the same one line as
+// src/supported-node.ts (the server and CLI's check) and exit 1 at once, rather than a build and
+// a test run that fail after minutes. Written here again because nothing is built yet.
+{
+  const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+  if (major < 22 || (major === 22 && minor < 12)) {
+    process.stderr.write(`three-good-sources: needs Node.js 22 (22.12 or later) or 24; this is Node.js ${process.versions.node}\n`);
+    process.exit(1);
+  }
+}
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';

@@ -291,7 +291,8 @@ const oldNode = ['/usr/bin/node', '/usr/local/bin/node'].find((bin) => {
   }
 });
 t.test('on a Node.js older than 22.12 the server and the CLI refuse to start, with one line naming the supported versions', { skip: oldNode === undefined ? 'needs a Node.js older than 22.12 on this machine (none at /usr/bin/node or /usr/local/bin/node)' : false }, async (t) => {
-  for (const script of [entry, join(ROOT, 'dist/src/cli/main.js')]) {
+  // scripts/build.mjs is what npm start and npm test run first (issue 33, item 13).
+  for (const script of [entry, join(ROOT, 'dist/src/cli/main.js'), join(ROOT, 'scripts/build.mjs')]) {
     // Through env -u: tap's process hooks and V8 coverage would follow the child into a runtime we
     // refuse, whose coverage ranges (another V8) merge with Node 22's as functions never run.
     const child = spawnSync('env', ['-u', 'NODE_OPTIONS', '-u', 'NODE_V8_COVERAGE', oldNode!, script, ...(script === entry ? [] : ['--help'])], {
