@@ -71,7 +71,9 @@ export const originPolicy = fp<OriginPolicyOptions>(
       if (origin !== undefined && isMcpRequest(request) && !originAllowed(origin, allowedOrigins)) {
         sendFailure(request, reply, Failures.forbiddenOrigin);
       } else if (checkHost && !hostAllowed(request.headers.host, allowedHosts)) {
-        sendFailure(request, reply, Failures.forbiddenHost);
+        // The operator's log says which Host and which setting, as the reply does.
+        request.log.warn({ host: request.headers.host?.slice(0, 100) }, 'refused a Host not in ALLOWED_HOSTS on a loopback server');
+        sendFailure(request, reply, Failures.forbiddenHost(request.headers.host));
       } else {
         done();
       }

@@ -70,7 +70,13 @@ export const Failures = {
     'Invalid Request: expected a JSON-RPC 2.0 request or notification ("jsonrpc": "2.0", a string "method", a string or number "id", object "params")',
   ),
   forbiddenOrigin: failure(403, ErrorCode.InvalidRequest, 'Forbidden: this Origin is not allowed'),
-  forbiddenHost: failure(403, ErrorCode.InvalidRequest, 'Forbidden: this Host is not allowed on a localhost server'),
+  /** Names the refused Host (JSON-quoted, at most 100 characters) and the setting that admits it. */
+  forbiddenHost: (host: string | undefined) =>
+    failure(
+      403,
+      ErrorCode.InvalidRequest,
+      `Forbidden: the Host ${host === undefined ? '(none)' : JSON.stringify(host.slice(0, 100))} is not allowed on a server listening on loopback; if it is this server's public name behind a proxy, add it to ALLOWED_HOSTS`,
+    ),
   notAcceptable: failure(406, ErrorCode.InvalidRequest, 'Not Acceptable: accept application/json or text/event-stream'),
   unsupportedMediaType: failure(415, ErrorCode.InvalidRequest, 'Unsupported Media Type: send the JSON-RPC message with Content-Type: application/json'),
   unsupportedEncoding: failure(415, ErrorCode.InvalidRequest, 'Unsupported Media Type: send the body without Content-Encoding (no compression)'),

@@ -46,6 +46,9 @@ t.test(`behind ${proxy.name} on the same machine, as docs/operators.md shows: AL
       t.match(JSON.parse(outcomes[3]!.text), { result: { serverInfo: { name: 'three-good-sources' } } }, 'an MCP session starts through the proxy');
     } else {
       t.same(outcomes.map((o) => o.status), [403, 403, 403, 403], 'without it, every route refuses the public host');
+      // Issue 33, item 11: the reply and the log line name the refused Host and the setting that admits it.
+      t.match(JSON.parse(outcomes[0]!.text).message, /the Host "3gs\.example\.org" is not allowed .* add it to ALLOWED_HOSTS/, 'the 403 says which Host and what to set');
+      t.match(server.stderr(), /"host":"3gs\.example\.org".*refused a Host not in ALLOWED_HOSTS/, 'so does the log');
     }
     server.kill('SIGTERM');
     await server.code;

@@ -117,7 +117,7 @@ t.test('Origin and Host refusals: JSON-RPC on /mcp, the plain shape elsewhere', 
   const rebound = { host: 'evil.example.com' };
   const mcpHost = await rpc(app, PING, rebound);
   t.equal(mcpHost.statusCode, 403);
-  t.same(mcpHost.json(), { jsonrpc: '2.0', error: { code: -32600, message: 'Forbidden: this Host is not allowed on a localhost server' } });
+  t.same(mcpHost.json(), { jsonrpc: '2.0', error: { code: -32600, message: 'Forbidden: the Host "evil.example.com" is not allowed on a server listening on loopback; if it is this server\'s public name behind a proxy, add it to ALLOWED_HOSTS' } });
   for (const url of ['/health', '/health/ready', '/metrics', '/registry', '/registry/signature', '/nope']) {
     const res = await app.inject({ method: 'GET', url, headers: rebound });
     t.equal(res.statusCode, 403, `${url}: a DNS-rebinding Host is refused`);
@@ -131,7 +131,7 @@ t.test('a request with no Host header is refused on a loopback bind', async (t) 
   // HTTP/1.1 requires Host: Node refuses it before us. HTTP/1.0 does not: our policy refuses it.
   const old = await raw(app, 'POST /mcp HTTP/1.0\r\nContent-Type: application/json\r\nContent-Length: 40\r\n\r\n{"jsonrpc":"2.0","id":1,"method":"ping"}');
   t.equal(old.status, 403, 'HTTP/1.0 without Host: 403');
-  t.match(JSON.parse(old.body), { error: { code: -32600, message: /Host is not allowed/ } });
+  t.match(JSON.parse(old.body), { error: { code: -32600, message: /^Forbidden: the Host \(none\) is not allowed .* add it to ALLOWED_HOSTS$/ } });
   const health = await raw(app, 'GET /health HTTP/1.0\r\n\r\n');
   t.equal(health.status, 403);
   isPlainError(t, JSON.parse(health.body) as Record<string, unknown>, 403);
