@@ -44,6 +44,7 @@ t.test(`behind ${proxy.name} on the same machine, as docs/operators.md shows: AL
     if (allowed) {
       t.same(outcomes.map((o) => o.status), [200, 200, 200, 200], 'with ALLOWED_HOSTS: health, page, registry and /mcp answer');
       t.match(JSON.parse(outcomes[3]!.text), { result: { serverInfo: { name: 'three-good-sources' } } }, 'an MCP session starts through the proxy');
+      t.equal((await viaProxy(port, 'GET', '/metrics')).status, 404, '/metrics is not served on the public name (issue 33, item 11)');
     } else {
       t.same(outcomes.map((o) => o.status), [403, 403, 403, 403], 'without it, every route refuses the public host');
       // Issue 33, item 11: the reply and the log line name the refused Host and the setting that admits it.

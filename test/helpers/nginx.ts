@@ -19,16 +19,17 @@ export function nginxSkip(): string | false {
   return 'needs nginx, the reverse proxy docs/operators.md shows: install it (apt-get install nginx)';
 }
 
-/** The `location / { ... }` block of docs/operators.md's nginx example, as an operator copies it. */
-export async function documentedLocation(): Promise<string> {
+/** The `location` blocks of docs/operators.md's nginx example, as an operator copies them. */
+export async function documentedLocations(): Promise<string> {
   const docs = await readFile(join(ROOT, 'docs', 'operators.md'), 'utf8');
-  const block = /```nginx\n[\s\S]*?(    location \/ \{\n[\s\S]*?\n    \})\n[\s\S]*?```/.exec(docs)?.[1];
-  if (block === undefined) throw new Error('docs/operators.md has no nginx example with a location / block');
-  return block;
+  const example = /```nginx\n([\s\S]*?)```/.exec(docs)?.[1] ?? '';
+  const blocks = example.match(/^ {4}location [^\n]*\{\n[\s\S]*?\n {4}\}$/gm);
+  if (blocks === null || !blocks.some((b) => b.startsWith('    location / {'))) throw new Error('docs/operators.md has no nginx example with a location / block');
+  return blocks.join('\n');
 }
 
 /**
- * An nginx of our own on a free loopback port, with docs/operators.md's `location /` block
+ * An nginx of our own on a free loopback port, with docs/operators.md's `location` blocks
  * proxying to `upstream` (its 127.0.0.1:3000 replaced), over plain HTTP, in a temporary prefix.
  */
 export async function startNginx(t: { teardown(fn: () => unknown): void }, host: string, upstream: string): Promise<{ port: number }> {
@@ -36,7 +37,7 @@ export async function startNginx(t: { teardown(fn: () => unknown): void }, host:
   if (binary === undefined) throw new Error('nginx was not found: install it (apt-get install nginx)');
   const port = await freePort();
   const dir = await mkdtemp(join(tmpdir(), '3gs-nginx-'));
-  const location = (await documentedLocation()).replace('127.0.0.1:3000', upstream);
+  const location = (await documentedLocations()).replace('127.0.0.1:3000', upstream);
   const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((kind) => `  ${kind}_temp_path ${join(dir, kind)};`).join('\n');
   const config = `daemon off;\nmaster_process off;\nerror_log stderr;\npid ${join(dir, 'nginx.pid')};\nevents { worker_connections 64; }\nhttp {\n  access_log off;\n${temp}\n  server {\n    listen 127.0.0.1:${port};\n    server_name ${host};\n${location}\n  }\n}\n`;
   await writeFile(join(dir, 'nginx.conf'), config);
