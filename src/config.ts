@@ -24,6 +24,8 @@ export interface Variable {
   readonly meaning: string;
   /** Its value never appears in a message. */
   readonly secret?: boolean;
+  /** What a refusal says the rule is, where the schema validator's own words would not help ("must NOT have fewer than 16 characters"). */
+  readonly refusal?: string;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -162,6 +164,7 @@ export const VARIABLES = {
   DEMAND_TOKEN: {
     rule: { type: 'string', minLength: 16, pattern: '^\\S+$' },
     secret: true,
+    refusal: 'must be at least 16 characters without spaces, e.g. from `openssl rand -hex 32`',
     shownDefault: 'none (no `/demand` route)',
     meaning:
       'bearer token for `GET /demand`, the curator\'s demand report, at least 16 characters without spaces, e.g. from `openssl rand -hex 32` (secret); without it the route does not exist',
@@ -169,6 +172,7 @@ export const VARIABLES = {
   DEMAND_SECRET: {
     rule: { type: 'string', minLength: 32, pattern: '^\\S+$' },
     secret: true,
+    refusal: 'must be at least 32 characters without spaces, e.g. from `openssl rand -hex 32`',
     shownDefault: 'none (with `REDIS_URL`, demand counts stay in each replica\'s memory)',
     meaning:
       'with `REDIS_URL`: a secret shared by the replicas and kept out of Redis, at least 32 characters (e.g. `openssl rand -hex 32`), from which the daily salts and the names of counted words in Redis are derived; without it nothing of the demand signal goes to Redis',
@@ -206,7 +210,7 @@ const SCHEMA = {
 /** The mapping to what the app uses: the one place where the names of Config are declared. */
 function toConfig(v: Checked, report: Report) {
   return {
-    host: v.HOST,
+    host: parseHost(v.HOST, report),
     port: v.PORT,
     registryPath: v.REGISTRY_PATH ?? join(projectRoot(), 'registry.json'),
     logLevel: v.LOG_LEVEL,
@@ -304,7 +308,7 @@ function check(data: Partial<Record<Name, string>>, report: Report): Checked {
     for (const error of (err as { errors?: ErrorObject[] }).errors ?? []) {
       const name = error.instancePath.replace(/^\//, '') as Name;
       const v: Variable = VARIABLES[name];
-      const rule = error.keyword === 'enum' ? `must be one of ${(error.params as { allowedValues: string[] }).allowedValues.join(', ')}` : (error.message ?? 'is invalid');
+      const rule = v.refusal ?? (error.keyword === 'enum' ? `must be one of ${(error.params as { allowedValues: string[] }).allowedValues.join(', ')}` : (error.message ?? 'is invalid'));
       report(name, v.secret ? `${name} ${rule}` : `${name} ${rule} (got "${data[name]}")`);
       delete data[name];
     }
@@ -346,6 +350,13 @@ function parseHosts(list: string, report: Report): readonly string[] {
   const bad = items.filter((h) => !valid(h));
   if (bad.length > 0) report('ALLOWED_HOSTS', `ALLOWED_HOSTS must be a comma-separated list of host names like 3gs.example.org, without scheme, port or path (got ${quoted(bad)})`);
   return items.filter(valid);
+}
+
+/** An IP address or a host name: what the server can listen on. Checked here, with the others, not after start-up's first log lines. */
+function parseHost(host: string, report: Report): string {
+  const name = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$/;
+  if (isIP(host) === 0 && !name.test(host)) report('HOST', `HOST must be an IP address or a host name, e.g. 127.0.0.1, 0.0.0.0, ::1 or localhost (got "${host}")`);
+  return host;
 }
 
 function parsePublicUrl(value: string | undefined, report: Report): string | undefined {

@@ -71,9 +71,14 @@ t.test('every variable is read', async (t) => {
   const demand = loadConfig({ DEMAND_SIGNAL: 'off', DEMAND_MIN_CLIENTS: '10', DEMAND_WINDOW_DAYS: '7', DEMAND_TOKEN: 'a-token-of-20-chars!', DEMAND_PUBLIC: 'true' });
   t.same([demand.demandSignal, demand.demandMinClients, demand.demandWindowDays, demand.demandToken, demand.demandPublic], [false, 10, 7, 'a-token-of-20-chars!', true]);
   t.throws(() => loadConfig({ DEMAND_MIN_CLIENTS: '1' }), { message: /DEMAND_MIN_CLIENTS must be >= 2/ }, 'k of 1 would show what one client asked');
-  t.throws(() => loadConfig({ DEMAND_TOKEN: 'short-secret' }), { message: /^invalid configuration: DEMAND_TOKEN must NOT have fewer than 16 characters$/ }, 'a short token is refused without repeating it');
+  t.throws(() => loadConfig({ DEMAND_TOKEN: 'short-secret' }), { message: /^invalid configuration: DEMAND_TOKEN must be at least 16 characters without spaces, e\.g\. from `openssl rand -hex 32`$/ }, 'a short token is refused without repeating it');
   t.throws(() => loadConfig({ DEMAND_SIGNAL: 'no' }), { message: /DEMAND_SIGNAL must be one of on, off/ });
   t.equal(loadConfig({}).semanticStage, true, 'the semantic stage runs unless turned off');
+  t.throws(() => loadConfig({ DEMAND_SECRET: 'has a space in it and is long enough to pass' }), { message: /^invalid configuration: DEMAND_SECRET must be at least 32 characters without spaces, e\.g\. from `openssl rand -hex 32`$/ }, 'issue 33, item 11: said plainly, never repeated');
+  for (const host of ['not a host', 'http://127.0.0.1', '127.0.0.1:3000', '-bad-.example']) {
+    t.throws(() => loadConfig({ HOST: host }), { message: /HOST must be an IP address or a host name, e\.g\. 127\.0\.0\.1, 0\.0\.0\.0, ::1 or localhost \(got ".*"\)/ }, `HOST ${host} refused with the others (issue 33, item 11)`);
+  }
+  for (const host of ['0.0.0.0', '::', '::1', 'localhost', 'my-host.internal']) t.equal(loadConfig({ HOST: host }).host, host);
   const prefixes = loadConfig({ RATE_LIMIT_IPV6_PREFIX: '48', DEMAND_IPV6_PREFIX: '64' });
   t.same([prefixes.rateLimitIpv6Prefix, prefixes.demandIpv6Prefix], [48, 64]);
   t.throws(() => loadConfig({ DEMAND_IPV6_PREFIX: '16' }), { message: /DEMAND_IPV6_PREFIX must be >= 32/ });
