@@ -223,6 +223,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     instance.log.warn('demand counts stay in this process\'s memory (lost at restart, not shared by replicas): REDIS_URL is set but DEMAND_SECRET is not (see What agents ask: the demand signal, in docs/curators.md)');
   }
   const publicKey = signingKey(signing);
+  if (signing.mode === 'ephemeral' && config.redisUrl !== undefined) {
+    // REDIS_URL means replicas: each would make its own key, and agents would see one registry under as many keys and digests.
+    instance.log.warn(
+      'REDIS_URL is set (replicas share sessions) but no curator key is: each replica signs with a key of its own, so agents see the same registry under different keys and signatures; give every replica the same CURATOR_PUBKEY (a curator-signed registry) or CURATOR_KEY_FILE (see Several replicas in docs/operators.md)',
+    );
+  }
   if (signing.mode === 'ephemeral') {
     instance.log.warn(
       { publicKey },

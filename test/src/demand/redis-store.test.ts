@@ -137,3 +137,16 @@ t.test('REDIS_URL without DEMAND_SECRET: counts stay in memory, and the log says
   t.teardown(() => direct.disconnect());
   t.same(await direct.keys('3gs:demand:*'), [], 'nothing of the demand signal in Redis');
 });
+
+t.test('REDIS_URL with no curator key: replicas would sign with keys of their own, and the log says so (issue 33, item 12)', { skip: redisSkip() }, async (t) => {
+  const redis = await startRedis(t);
+  const start = async (config: Parameters<typeof testConfig>[0]) => {
+    const lines: string[] = [];
+    const app = await buildApp({ ...testConfig(config), logLevel: 'warn' }, { logStream: { write: (line: string) => void lines.push(line) } });
+    await app.close();
+    return lines.some((l) => /REDIS_URL is set \(replicas share sessions\) but no curator key is: each replica signs with a key of its own/.test(l));
+  };
+  t.equal(await start({ redisUrl: redis.url, curatorSeed: undefined }), true, 'an ephemeral key with REDIS_URL: warned');
+  t.equal(await start({ redisUrl: redis.url }), false, 'a configured key: no warning');
+  t.equal(await start({ curatorSeed: undefined }), false, 'no REDIS_URL: one server, no replica warning');
+});
