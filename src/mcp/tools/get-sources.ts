@@ -75,7 +75,11 @@ export const getSources: Tool = {
           type: 'number',
           minimum: 0,
           maximum: 1,
-          description: `Minimum match score from 0 to 1; higher is stricter. Omitted: the server's threshold (${DEFAULT_THRESHOLD} unless its operator set another).`,
+          description:
+            `Minimum match score from 0 to 1; higher is stricter. Omitted: the server's threshold (${DEFAULT_THRESHOLD} unless its operator set another). ` +
+            `A question holding ${RULES.broadEvidenceWords} or more distinct words of the leading category needs less: the threshold less ${RULES.broadEvidenceDiscount}, ` +
+            `and ${RULES.broadEvidencePerWord} less for each further word, at most ${RULES.broadEvidenceMaxDiscount} less in all ` +
+            `(so 1 still answers such a question scoring ${(1 - RULES.broadEvidenceMaxDiscount).toFixed(2)} or more); a decline's structuredContent.declined.threshold is the one that applied.`,
         },
       },
       required: ['query'],
@@ -101,7 +105,7 @@ export const getSources: Tool = {
       return { result: deepFreeze(found.kind === 'answer' ? answer(found.text, found.data) : failure(found.text, found.data)), asked: found.asked };
     });
     // Per request, remembered or not: demand counts requests, not distinct answers. Only at the
-    // server's threshold: a caller's own (threshold 1 declines everything) would count covered
+    // server's threshold: a caller's own (threshold 1 declines nearly everything) would count covered
     // topics as uncovered.
     if (threshold === undefined) context?.asked?.(asked);
     return result;

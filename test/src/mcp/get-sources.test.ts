@@ -64,3 +64,17 @@ t.test('a query a curator marked as outside a category is told which category it
   const plain = getSources.run({ query: 'xyzzy plugh' }, catalog);
   t.notOk('outOfScope' in (plain.structuredContent as { declined: object }).declined, 'absent when no scope entry decided it');
 });
+
+t.test('threshold is applied as its description says: a question holding many of the leader\'s words needs less, down to 0.20 less (issue 33, item 2)', async (t) => {
+  const catalog = await prepareCatalog(SHIPPED_REGISTRY, serverSigning(), 0.5);
+  const description = (getSources.definition.inputSchema as { properties: { threshold: { description: string } } }).properties.threshold.description;
+  t.match(description, /needs less: the threshold less 0\.15, and 0\.02 less for each further word, at most 0\.2 less in all \(so 1 still answers such a question scoring 0\.80 or more\)/);
+  const long = "I'm a Python developer who wants to learn Rust over the next month to write faster command line tools; which learning resources are actually good and up to date?";
+  const answered = getSources.run({ query: long, threshold: 1 }, catalog);
+  t.notOk(answered.isError, 'threshold 1 answers a long question that names the category');
+  const score = Number(/Match score: (\d\.\d+)/.exec(answered.content[0]!.type === 'text' ? answered.content[0]!.text : '')?.[1]);
+  t.ok(score >= 0.8 && score < 1, `with a score under 1 and at least 0.80 (${score})`);
+  const declined = getSources.run({ query: 'cargo crates and modules', threshold: 1 }, catalog);
+  t.ok(declined.isError, 'a short question under 1 is declined at threshold 1');
+  t.equal((declined.structuredContent as { declined: { threshold: number } }).declined.threshold, 1, 'and says the threshold that applied');
+});
