@@ -134,9 +134,13 @@ function describeNoMatch(
   } else if (outcome.reason === 'empty-query') {
     why = 'The query has no words to match: it is empty or only common words such as "the" or "how". Describe the topic, for example "learn rust programming".';
   } else if (outcome.reason === 'too-vague') {
+    // The example is the first candidate's own (one of its curator's example questions), so it is
+    // about what the word may have meant, not about some other topic of the registry.
+    const example = candidates.length === 0 ? undefined : catalog.registry.categories[candidates[0]!.slug]!.queryPatterns?.[0];
     why =
-      `${quoted(query)} is a single common word, too vague to answer with three sources: many topics touch it and no category owns it. ` +
-      `Say what you need about it, for example "harden ssh on a linux server" or "choose a password manager".`;
+      `${quoted(query)} is a single common word, too vague to answer with three sources: a category may score 1.000 on a word it names, ` +
+      `but one word does not say which of its topics is meant, and other meanings of the word are as likely. ` +
+      `Say what you need about it${example === undefined ? ', in a sentence' : `, for example ${JSON.stringify(example)}`}.`;
   } else if (outcome.reason === 'too-close') {
     why =
       `No category matches ${quoted(query)} clearly enough: ${outcome.closest.slug} (score ${outcome.closest.score.toFixed(3)}) and ` +
@@ -154,7 +158,8 @@ function describeNoMatch(
           : ': no category shares enough of its words to answer.'
         : `: the closest is ${outcome.closest.slug} with score ${outcome.closest.score.toFixed(3)}, below the threshold ${outcome.threshold.toFixed(2)}.`);
   }
-  const text = `${why}${named}${candidates.length === 0 ? ' ' : ''}Otherwise rephrase with the topic's main words, or call list_categories. ${available}`;
+  const next = candidates.length === 0 ? ' Rephrase with the topic\'s main words, or call list_categories.' : 'Otherwise rephrase with the topic\'s main words, or call list_categories.';
+  const text = `${why}${named}${next} ${available}`;
   return { kind: 'decline', reason: outcome.reason, candidates, text, data, asked };
 }
 

@@ -127,7 +127,7 @@ export const getFederatedSources: Tool = {
         .slice(0, CLOSEST_SHOWN)
         .map((c) => `${c.slug} in ${c.where} (score ${c.score.toFixed(3)}${c.similarity === undefined ? '' : `, similarity in meaning ${c.similarity.toFixed(3)}`})`);
       return failure(
-        `No category of this registry or of the ${peers.length} endorsed registries matches the query well enough. ` +
+        `No category of this registry${endorsedRegistries(peers.length)} matches the query well enough. ` +
           (named.length > 0 ? `The closest: ${named.join(', ')}. ` : 'No category shares any words with it. ') +
           'Rephrase with the topic\'s main words, or call list_categories for this registry\'s topics.',
       );
@@ -137,3 +137,9 @@ export const getFederatedSources: Tool = {
     return answer(text.join('\n').trimEnd(), { answers });
   },
 };
+
+/** " or of the 3 endorsed registries", " or of the one endorsed registry", or nothing when this curator endorses none. */
+function endorsedRegistries(count: number): string {
+  if (count === 0) return '';
+  return count === 1 ? ' or of the one endorsed registry' : ` or of the ${count} endorsed registries`;
+}

@@ -56,7 +56,7 @@ t.test('a query a curator marked as outside a category is told which category it
   const result = getSources.run({ query: 'rust game tips' }, catalog);
   t.equal(result.isError, true);
   t.equal(
-    result.content[0]!.text.split(' Otherwise')[0],
+    result.content[0]!.text.split(/ (?:Otherwise|Rephrase)/)[0],
     'No category answers "rust game tips": it is nearest to Rust Learning (rust-learning), whose curator marked "rust game" as outside its scope, so its sources would not serve it.',
   );
   t.notMatch(result.content[0]!.text, /shares any words/, 'never "no category shares any words"');
@@ -77,4 +77,20 @@ t.test('threshold is applied as its description says: a question holding many of
   const declined = getSources.run({ query: 'cargo crates and modules', threshold: 1 }, catalog);
   t.ok(declined.isError, 'a short question under 1 is declined at threshold 1');
   t.equal((declined.structuredContent as { declined: { threshold: number } }).declined.threshold, 1, 'and says the threshold that applied');
+});
+
+t.test('declines speak to what was asked (issue 33, item 3): a one-word decline says why a 1.000 was declined and suggests its candidate\'s own example; no "Otherwise" without candidates; no "0 endorsed registries"', async (t) => {
+  const catalog = await prepareCatalog(SHIPPED_REGISTRY, serverSigning(), 0.5);
+  const rust = getSources.run({ query: 'rust' }, catalog);
+  const text = rust.content[0]!.type === 'text' ? rust.content[0]!.text : '';
+  t.match(text, /a category may score 1\.000 on a word it names, but one word does not say which of its topics is meant/);
+  t.match(text, /for example "learn rust programming"\./, "rust-learning's own first example question");
+  t.notMatch(text, /harden ssh/, 'never an example of another topic');
+  const nothing = getSources.run({ query: 'zzqqxx vvbb' }, catalog);
+  const plain = nothing.content[0]!.type === 'text' ? nothing.content[0]!.text : '';
+  t.match(plain, /no category shares any words with it\. Rephrase with the topic's main words, or call list_categories\./);
+  t.notMatch(plain, /Otherwise/, 'nothing to be otherwise than');
+  const federated = getFederatedSources.run({ query: 'zzqqxx vvbb' }, catalog);
+  const fed = federated.content[0]!.type === 'text' ? federated.content[0]!.text : '';
+  t.match(fed, /^No category of this registry matches the query well enough\./, 'no peers: no count of them');
 });
