@@ -40,7 +40,10 @@ export type SearchView =
   | {
       readonly kind: 'no-match';
       readonly query: string;
+      /** A sentence for a person: what happened and what to try (issue 33, item 5). */
       readonly message: string;
+      /** What get_sources tells an agent for the same query, shown on request. */
+      readonly agentText: string;
       /** What the query amounted to, for the demand signal (the page route records it). */
       readonly asked: Asked;
       /** The candidate categories the message names, closest first (at most three; none when it names none). */
@@ -139,9 +142,25 @@ export function categoryView(catalog: Catalog, slug: string): CategoryView | und
 
 /**
  * The search form's answer: what get_sources finds for the same query, through the same service
- * (src/sources/find-sources.ts), so the page says what an agent is told. A match shows the
- * category; a decline shows the same message and links the candidates it names (at most five).
+ * (src/sources/find-sources.ts), so the page finds what an agent finds. A match shows the
+ * category; a decline says so in a sentence for people, links the candidates the agent's message
+ * names (at most five), and keeps that message for whoever wants to see it.
  */
+/**
+ * A decline told to a person rather than an agent: no slugs, scores or tool calls, one sentence
+ * and what to try; the categories it could mean are linked after it.
+ */
+function forPeople(catalog: Catalog, query: string, found: Extract<ReturnType<typeof findSources>, { kind: 'decline' }>): string {
+  const asked = `“${query.trim().slice(0, 80)}”`;
+  if (query.trim() === '') return 'Type a few words about a topic, for example “learn rust programming”.';
+  if (found.reason === 'empty-query') return `${asked} has no words to search for. Describe the topic in a few words, for example “learn rust programming”.`;
+  if (found.reason === 'too-long') return 'The question is too long once its characters are spelled out. Ask about one topic in a sentence or two.';
+  const first = found.candidates[0];
+  const example = first === undefined ? undefined : catalog.registry.categories[first.slug]?.queryPatterns[0];
+  if (found.reason === 'too-vague') return `${asked} is a single word that many topics touch. Add a few words about what you need${example === undefined ? '' : `, for example “${example}”`}.`;
+  return `Nothing here matches ${asked} well enough to show three sources for it.${found.candidates.length === 0 ? ' Try the topic\'s main words, or browse the categories below.' : ''}`;
+}
+
 export function searchView(catalog: Catalog, query: string, asker?: string): SearchView {
   // The tool's one argument check a form can fail: its input schema's maxLength.
   if (query.length > MAX_QUERY_LENGTH) {
@@ -153,7 +172,7 @@ export function searchView(catalog: Catalog, query: string, asker?: string): Sea
       const view = categoryView(catalog, slug);
       return view === undefined ? [] : [view];
     });
-    return { kind: 'no-match', query, message: found.text, named, asked: found.asked };
+    return { kind: 'no-match', query, message: forPeople(catalog, query, found), agentText: found.text, named, asked: found.asked };
   }
   return { kind: 'match', query, category: categoryView(catalog, found.slug)!, score: found.score.toFixed(3), asked: found.asked };
 }
@@ -269,7 +288,8 @@ export function homeView(catalog: Catalog, { baseUrl, query, asker, federation =
     categories: Object.keys(catalog.registry.categories).map((slug) => categoryView(catalog, slug)!),
     provenance: provenanceView(catalog, baseUrl),
     peers: peerRows(catalog, federation),
-    search: query === undefined ? undefined : searchView(catalog, query, asker),
+    // An empty search box sent is no search: the front page, not "Sources for “”".
+    search: query === undefined || query.trim() === '' ? undefined : searchView(catalog, query, asker),
     maxQueryLength: MAX_QUERY_LENGTH,
     demand: { kept: demandSentence(demand), uncovered: demand.uncovered },
   };

@@ -125,20 +125,26 @@ t.test('GET /?q=: the answer get_sources gives, or its honest no-match, or 400 f
   const { json } = await callTool(app, session, 'get_sources', { query: nonsense });
   t.equal(json.result?.isError, true);
   const message = json.result!.content[0]!.text;
-  t.match(resultSection(none.body), `<p class="answer no-match" role="status">${escapeHtml(message)}</p>`, "the tool's own no-match message");
+  t.match(resultSection(none.body), `<p class="answer no-match" role="status">Nothing here matches “${nonsense}” well enough to show three sources for it.`, 'a sentence for people (issue 33, item 5)');
+  t.match(resultSection(none.body), `<details class="agent-text"><summary>What an agent is told</summary><p>${escapeHtml(message)}</p></details>`, "the tool's own message, on request");
+  t.notMatch(resultSection(none.body).replace(/<details[\s\S]*<\/details>/, ''), /get_sources|slug|score/, 'no tool, slug or score in what people read first');
   t.notMatch(resultSection(none.body), '<article', 'no category is offered as the answer');
 
   const close = await app.inject({ method: 'GET', url: `/?q=${encodeURIComponent('rust cooking recipes')}` });
   const closest = /the closest is ([a-z0-9-]+) with score/.exec(unescapeHtml(close.body))?.[1];
   t.ok(closest, 'a near miss names its closest category');
-  t.match(resultSection(close.body), `Named in that answer: <a href="/c/${closest}">`, 'the closest category named is linked');
+  t.match(resultSection(close.body), `Perhaps you meant <a href="/c/${closest}">`, 'the closest category named is linked');
   const vague = await app.inject({ method: 'GET', url: '/?q=security' });
-  t.match(resultSection(vague.body), 'is a single common word, too vague to answer');
-  t.match(resultSection(vague.body), 'Named in that answer: <a href="/c/', 'a query too vague puts forward the categories that use the word, linked');
+  t.match(resultSection(vague.body), '“security” is a single word that many topics touch. Add a few words about what you need, for example “');
+  t.match(resultSection(vague.body), 'Perhaps you meant <a href="/c/', 'a query too vague puts forward the categories that use the word, linked');
 
-  const empty = await app.inject({ method: 'GET', url: '/?q=' });
-  t.equal(empty.statusCode, 200);
-  t.match(resultSection(empty.body), 'The query has no words to match', 'an empty search is answered honestly');
+  for (const blank of ['/?q=', '/?q=+++']) {
+    const empty = await app.inject({ method: 'GET', url: blank });
+    t.equal(empty.statusCode, 200);
+    t.equal(resultSection(empty.body), undefined, `${blank}: an empty search is the front page, never "Sources for “”"`);
+  }
+  const stopWords = await app.inject({ method: 'GET', url: '/?q=the' });
+  t.match(resultSection(stopWords.body), '“the” has no words to search for. Describe the topic in a few words', 'only common words: said plainly');
 
   const long = await app.inject({ method: 'GET', url: `/?q=${'a'.repeat(1001)}` });
   t.equal(long.statusCode, 400);

@@ -64,7 +64,7 @@ t.test('the search view says what get_sources says over MCP, for every kind of q
     const result = answer.result!;
     if (result.isError === true) {
       t.equal(view.kind, 'no-match', `${label}: no match, as the tool says`);
-      if (view.kind === 'no-match') t.equal(view.message, result.content[0]!.text, `${label}: the tool's own words`);
+      if (view.kind === 'no-match') t.equal(view.agentText, result.content[0]!.text, `${label}: the tool's own words, shown on request`);
     } else {
       t.equal(view.kind, 'match', `${label}: a match, as the tool says`);
       if (view.kind === 'match') {
@@ -85,12 +85,13 @@ t.test('named outcomes: a topic finds its category, nonsense and empty queries d
 
   const nonsense = searchView(catalog, 'xyzzy plugh quux');
   t.equal(nonsense.kind, 'no-match');
-  t.match(nonsense.kind === 'no-match' && nonsense.message, /^No category matches "xyzzy plugh quux" well enough: no category shares enough of its words to answer\./);
+  t.match(nonsense.kind === 'no-match' && nonsense.message, /^Nothing here matches “xyzzy plugh quux” well enough to show three sources for it\.$/);
+  t.match(nonsense.kind === 'no-match' && nonsense.agentText, /^No category matches "xyzzy plugh quux" well enough: no category shares enough of its words to answer\./);
 
   for (const query of ['', '   ', 'how do I the a of to and']) {
     const empty = searchView(catalog, query);
     t.equal(empty.kind, 'no-match', JSON.stringify(query));
-    t.match(empty.kind === 'no-match' && empty.message, /^The query has no words to match/, JSON.stringify(query));
+    t.match(empty.kind === 'no-match' && empty.message, query.trim() === '' ? /^Type a few words about a topic, for example “learn rust programming”\.$/ : /^“how do I the a of to and” has no words to search for\./, JSON.stringify(query));
     t.same(empty.kind === 'no-match' && empty.named, [], `${JSON.stringify(query)}: no closest category is invented`);
   }
 
@@ -107,7 +108,7 @@ t.test('a no-match links exactly the candidate categories its message names (at 
     const view = searchView(catalog, query);
     if (view.kind !== 'no-match') continue;
     const label = JSON.stringify(query.slice(0, 40));
-    const named = [...view.message.matchAll(/^\d\. .+ \(slug: ([a-z0-9-]+), score [\d.]+(?:, similarity in meaning [\d.]+)?\): /gm)].map((m) => m[1]);
+    const named = [...view.agentText.matchAll(/^\d\. .+ \(slug: ([a-z0-9-]+), score [\d.]+(?:, similarity in meaning [\d.]+)?\): /gm)].map((m) => m[1]);
     t.ok(named.length <= 5, `${label}: at most five candidates`);
     t.same(view.named.map((c) => c.slug), named, `${label}: the view links the candidates the message names, in its order`);
     if (named.length > 0) {
