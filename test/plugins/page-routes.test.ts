@@ -127,7 +127,7 @@ t.test('GET /?q=: the answer get_sources gives, or its honest no-match, or 400 f
   const message = json.result!.content[0]!.text;
   t.match(resultSection(none.body), `<p class="answer no-match" role="status">Nothing here matches “${nonsense}” well enough to show three sources for it.`, 'a sentence for people (issue 33, item 5)');
   t.match(resultSection(none.body), `<details class="agent-text"><summary>What an agent is told</summary><p>${escapeHtml(message)}</p></details>`, "the tool's own message, on request");
-  t.notMatch(resultSection(none.body).replace(/<details[\s\S]*<\/details>/, ''), /get_sources|slug|score/, 'no tool, slug or score in what people read first');
+  t.notMatch((resultSection(none.body) ?? '').replace(/<details[\s\S]*<\/details>/, ''), /get_sources|slug|score/, 'no tool, slug or score in what people read first');
   t.notMatch(resultSection(none.body), '<article', 'no category is offered as the answer');
 
   const close = await app.inject({ method: 'GET', url: `/?q=${encodeURIComponent('rust cooking recipes')}` });

@@ -3,8 +3,8 @@ import { peerText } from '../../federation/peer-text.js';
 import { askedOf } from '../../demand/asked.js';
 import { byWeight, prepareQuery, type MatchCandidate } from '../../matcher/matcher.js';
 import { SOURCE_TYPES, type Category, type Registry } from '../../registry/types.js';
-import { getSources } from './get-sources.js';
-import { READ_ONLY, answer, failure, schema, type Tool } from './tool.js';
+import { DECLINE_REASONS, declinedDetail, getSources } from './get-sources.js';
+import { READ_ONLY, answer, errorSchema, failure, schema, type Tool } from './tool.js';
 
 /** At most this many near misses are named when nothing matches. */
 const CLOSEST_SHOWN = 3;
@@ -91,7 +91,8 @@ export const getFederatedSources: Tool = {
       'registry version and state: fresh, or stale when its copy is old), best score first, each with its three ranked sources. ' +
       'If nothing matches anywhere it returns an error result naming the closest candidates.',
     inputSchema: getSources.definition.inputSchema,
-    outputSchema: schema.object({ answers: { type: 'array', minItems: 1, items: answerSchema } }),
+    // Answers; or an error: nothing matched anywhere (no-match), or refused as get_sources refuses it (its decline).
+    outputSchema: { type: 'object', anyOf: [schema.object({ answers: { type: 'array', minItems: 1, items: answerSchema } }), errorSchema(['no-match', ...DECLINE_REASONS], { declined: declinedDetail })] },
     annotations: READ_ONLY,
   },
 
@@ -130,6 +131,7 @@ export const getFederatedSources: Tool = {
         `No category of this registry${endorsedRegistries(peers.length)} matches the query well enough. ` +
           (named.length > 0 ? `The closest: ${named.join(', ')}. ` : 'No category shares any words with it. ') +
           'Rephrase with the topic\'s main words, or call list_categories for this registry\'s topics.',
+        'no-match',
       );
     }
     answers.sort((a, b) => b.score - a.score);

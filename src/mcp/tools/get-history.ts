@@ -1,7 +1,7 @@
 import { changedCategory, describeChange } from '../../provenance/changes.js';
 import type { HistoryEntry } from '../../provenance/history.js';
 import { SLUG_PATTERN } from '../../registry/schema.js';
-import { READ_ONLY, answer, failure, schema, type Catalog, type Tool } from './tool.js';
+import { READ_ONLY, answer, errorSchema, failure, schema, type Catalog, type Tool } from './tool.js';
 
 export const DEFAULT_HISTORY_LIMIT = 20;
 export const MAX_HISTORY_LIMIT = 100;
@@ -37,6 +37,24 @@ function entryView(e: HistoryEntry, category: string | undefined) {
   return { version: e.version, date: e.date, sha256: e.sha256, previous: e.previous, changes, summary: changes.map(describeChange) };
 }
 
+/** A history answer: who signed, the version, and the matching entries, newest first. */
+const historySchema = schema.object({
+  signedBy: { enum: ['curator', 'server', 'ephemeral'] },
+  registryVersion: schema.string,
+  total: { type: 'integer', minimum: 0 },
+  entries: {
+    type: 'array',
+    items: schema.object({
+      version: schema.string,
+      date: schema.string,
+      sha256: schema.string,
+      previous: { anyOf: [schema.string, { type: 'null' }] },
+      changes: { type: 'array', items: change },
+      summary: schema.strings,
+    }),
+  },
+});
+
 export const getHistory: Tool = {
   definition: {
     name: 'get_history',
@@ -55,22 +73,10 @@ export const getHistory: Tool = {
       },
       additionalProperties: false,
     },
-    outputSchema: schema.object({
-      signedBy: { enum: ['curator', 'server', 'ephemeral'] },
-      registryVersion: schema.string,
-      total: { type: 'integer', minimum: 0 },
-      entries: {
-        type: 'array',
-        items: schema.object({
-          version: schema.string,
-          date: schema.string,
-          sha256: schema.string,
-          previous: { anyOf: [schema.string, { type: 'null' }] },
-          changes: { type: 'array', items: change },
-          summary: schema.strings,
-        }),
-      },
-    }),
+    outputSchema: {
+      type: 'object',
+      anyOf: [historySchema, errorSchema(['since-not-a-date', 'unknown-category'])],
+    },
     annotations: READ_ONLY,
   },
 
@@ -80,11 +86,11 @@ export const getHistory: Tool = {
     const limit = (args.limit as number | undefined) ?? DEFAULT_HISTORY_LIMIT;
     const { history, registry, signed } = catalog;
     if (since !== undefined && !validSince(since)) {
-      return failure(`"since" is not a real date: ${since}. Give a date such as 2026-01-31 or a UTC time such as 2026-01-31T12:00:00Z.`);
+      return failure(`"since" is not a real date: ${since}. Give a date such as 2026-01-31 or a UTC time such as 2026-01-31T12:00:00Z.`, 'since-not-a-date');
     }
     const touches = (e: HistoryEntry) => e.changes.some((c) => changedCategory(c) === category);
     if (category !== undefined && !Object.hasOwn(registry.categories, category) && !history.some(touches)) {
-      return failure(`No category "${category}" in this registry or its history. Call list_categories for the slugs.`);
+      return failure(`No category "${category}" in this registry or its history. Call list_categories for the slugs.`, 'unknown-category');
     }
     // Dates are written the same way, to the second, so they compare as text; a day means its start.
     const from = since === undefined ? undefined : since.length === 10 ? `${since}T00:00:00Z` : since;

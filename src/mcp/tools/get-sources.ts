@@ -4,7 +4,7 @@ import { BoundedMemo } from '../../util/bounded-memo.js';
 import { findSources, MAX_QUERY_LENGTH } from '../../sources/find-sources.js';
 import { SOURCE_TYPES } from '../../registry/types.js';
 import { deepFreeze } from '../../util/deep-freeze.js';
-import { READ_ONLY, answer, failure, schema, type Catalog, type Tool, type ToolResult } from './tool.js';
+import { READ_ONLY, answer, errorSchema, failure, schema, type Catalog, type Tool, type ToolResult } from './tool.js';
 
 export { lastChanged, MAX_QUERY_LENGTH } from '../../sources/find-sources.js';
 
@@ -33,24 +33,26 @@ const answered = schema.object({
 });
 
 /** Why a query was declined (see MatchOutcome), the threshold that applied, and the categories it names. */
-const declined = schema.object({
-  declined: schema.object({
-    reason: { enum: ['empty-query', 'too-long', 'below-threshold', 'too-vague', 'too-close'] },
-    threshold: { type: 'number' },
-    candidates: {
-      type: 'array',
-      maxItems: RULES.declineCandidates,
-      // similarity: how near in meaning (0 to 1), where the server's semantic stage runs.
-      items: schema.object(
-        { slug: schema.string, name: schema.string, description: schema.string, score: { type: 'number' }, similarity: { type: 'number' } },
-        ['slug', 'name', 'description', 'score'],
-      ),
-    },
-    availableSlugs: schema.strings,
-    // Present when the query was nearest to a category whose curator marked it as outside its scope.
-    outOfScope: schema.object({ slug: schema.string, name: schema.string, entries: schema.strings }),
-  }, ['reason', 'threshold', 'candidates', 'availableSlugs']),
-});
+export const DECLINE_REASONS = ['empty-query', 'too-long', 'below-threshold', 'too-vague', 'too-close'] as const;
+
+export const declinedDetail = schema.object({
+  reason: { enum: DECLINE_REASONS },
+  threshold: { type: 'number' },
+  candidates: {
+    type: 'array',
+    maxItems: RULES.declineCandidates,
+    // similarity: how near in meaning (0 to 1), where the server's semantic stage runs.
+    items: schema.object(
+      { slug: schema.string, name: schema.string, description: schema.string, score: { type: 'number' }, similarity: { type: 'number' } },
+      ['slug', 'name', 'description', 'score'],
+    ),
+  },
+  availableSlugs: schema.strings,
+  // Present when the query was nearest to a category whose curator marked it as outside its scope.
+  outOfScope: schema.object({ slug: schema.string, name: schema.string, entries: schema.strings }),
+}, ['reason', 'threshold', 'candidates', 'availableSlugs']);
+
+const declined = errorSchema(DECLINE_REASONS, { declined: declinedDetail });
 
 export const getSources: Tool = {
   definition: {
@@ -87,7 +89,7 @@ export const getSources: Tool = {
     },
     outputSchema: {
       type: 'object',
-      // An answer, or (in an error result) a decline with the candidates it names.
+      // An answer, or (in an error result) the error and the decline with the candidates it names.
       anyOf: [answered, declined],
     },
     annotations: READ_ONLY,
@@ -102,7 +104,7 @@ export const getSources: Tool = {
     const asker = context?.asker ?? '';
     const { result, asked } = answersFor(catalog).get(`${asker}\u0000${threshold ?? ''}\u0000${query}`, () => {
       const found = findSources(catalog, query, threshold, asker);
-      return { result: deepFreeze(found.kind === 'answer' ? answer(found.text, found.data) : failure(found.text, found.data)), asked: found.asked };
+      return { result: deepFreeze(found.kind === 'answer' ? answer(found.text, found.data) : failure(found.text, found.reason, found.data)), asked: found.asked };
     });
     // Per request, remembered or not: demand counts requests, not distinct answers. Only at the
     // server's threshold: a caller's own (threshold 1 declines nearly everything) would count covered

@@ -70,9 +70,19 @@ export function answer(body: string, structuredContent: Record<string, unknown>)
   return { content: [{ type: 'text', text: body }], structuredContent };
 }
 
-/** A tool-level failure the agent can act on, flagged isError: text, and the same as data when the tool's outputSchema describes it. */
-export function failure(body: string, structuredContent?: Record<string, unknown>): ToolResult {
-  return structuredContent === undefined ? { content: [{ type: 'text', text: body }], isError: true } : { content: [{ type: 'text', text: body }], structuredContent, isError: true };
+/**
+ * A tool-level failure the agent can act on, flagged isError, in one shape for every tool: the
+ * text, and as data `error: { reason, message }` (a reason from the tool's list, the same text)
+ * beside whatever more the tool says (get_sources' `declined`). Its outputSchema holds it
+ * (errorSchema), so a client reads every tool's errors the same way (issue 33, item 4).
+ */
+export function failure(body: string, reason: string, more: Record<string, unknown> = {}): ToolResult {
+  return { content: [{ type: 'text', text: body }], structuredContent: { error: { reason, message: body }, ...more }, isError: true };
+}
+
+/** The outputSchema branch of a tool's error results: `error` with one of `reasons`, and `more` (each optional). */
+export function errorSchema(reasons: readonly string[], more: Record<string, unknown> = {}): Record<string, unknown> {
+  return schema.object({ error: schema.object({ reason: { enum: reasons }, message: schema.string }), ...more }, ['error']);
 }
 
 /** JSON Schema building blocks shared by the output schemas. */

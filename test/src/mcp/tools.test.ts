@@ -123,3 +123,26 @@ t.test('get_provenance: with a repository in package.json, the CLI step clones i
   const cli = verificationRecipes(key.publicKey, { repository: 'https://git.example.org/3gs.git' }).cli;
   t.same(cli.slice(0, 3), ["git clone 'https://git.example.org/3gs.git' three-good-sources", 'cd three-good-sources', 'npm install']);
 });
+
+t.test("every tool's error results have one shape, error: { reason, message }, valid against the tool's outputSchema (issue 33, item 4)", async (t) => {
+  const catalog = await prepareCatalog(SHIPPED_REGISTRY, serverSigning(), 0.5);
+  const ajv = new Ajv2020({ strict: false });
+  const schemas = new Map((listTools('2025-11-25') as { name: string; outputSchema: object }[]).map((tool) => [tool.name, ajv.compile(tool.outputSchema)]));
+  const cases: [string, Record<string, unknown>, string][] = [
+    ['get_sources', { query: 'xyzzy plugh quux' }, 'below-threshold'],
+    ['get_sources', { query: 'rust' }, 'too-vague'],
+    ['get_federated_sources', { query: 'xyzzy plugh quux' }, 'no-match'],
+    ['get_federated_sources', { query: 'rust' }, 'too-vague'],
+    ['get_history', { since: '2026-02-30' }, 'since-not-a-date'],
+    ['get_history', { category: 'no-such-topic' }, 'unknown-category'],
+  ];
+  for (const [name, args, reason] of cases) {
+    const result = callTool({ name, arguments: args }, catalog);
+    const label = `${name} ${JSON.stringify(args)}`;
+    t.equal(result.isError, true, label);
+    const text = result.content[0]!.type === 'text' ? result.content[0]!.text : '';
+    t.same((result.structuredContent as { error: unknown }).error, { reason, message: text }, `${label}: error.reason ${reason}, error.message the text`);
+    const validate = schemas.get(name)!;
+    t.ok(validate(result.structuredContent), `${label}: valid against its outputSchema ${JSON.stringify(validate.errors ?? [])}`);
+  }
+});
