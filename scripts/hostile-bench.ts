@@ -13,19 +13,15 @@
  * The peers are served by a child process, so that serving them does not count against the
  * event loop measured here. BENCH_QUICK=1 runs a shorter version.
  */
-import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Federation, type PeerEvent } from '../src/federation/federation.js';
 import { projectRoot } from '../src/project.js';
-import { canonicalBytes } from '../src/provenance/canonical.js';
-import { generateKey, type CuratorKey } from '../src/provenance/keys.js';
-import { signatureDocument, signatureDocumentBytes, signRegistry } from '../src/provenance/signature.js';
+import { generateKey } from '../src/provenance/keys.js';
 import type { Endorsement, Registry } from '../src/registry/types.js';
-import { freePort } from './lib/free-port.js';
+import { call, documentsOf, peerServer, startServer } from './lib/bench-server.js';
 import { generateRegistry } from './lib/generated-registry.js';
 import { craftedQueries, ordinaryOfSameSize, phraseFlood, spellingFlood } from './lib/hostile-registries.js';
 
@@ -33,12 +29,6 @@ const root = projectRoot();
 const quick = process.env.BENCH_QUICK === '1';
 const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-type Docs = { registry: Buffer; signature: Buffer; history: Buffer };
-const documentsOf = (registry: Registry, key: CuratorKey): Docs => ({
-  registry: canonicalBytes(registry),
-  signature: signatureDocumentBytes(signatureDocument(signRegistry(registry, key, 'server'))),
-  history: Buffer.from('[]\n'),
-});
 
 /** 1,000 categories, padded towards the 5 MiB a peer may send. */
 function bigRegistry(pubkey: string, version: string): Registry {
@@ -54,20 +44,6 @@ const kinds = {
 };
 const peers = Object.entries(kinds).map(([name, make]) => ({ name, key: generateKey().key, make }));
 
-/** Serves, per peer path, whatever documents are set for it now: in a child process (see above). */
-async function peerServer(): Promise<{ url: string; set: (path: string, docs: Docs) => Promise<void>; stop: () => void }> {
-  const child: ChildProcess = fork(join(root, 'scripts/bench/peer-server.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const port = await new Promise<number>((resolve) => child.once('message', (m) => resolve((m as { port: number }).port)));
-  return {
-    url: `http://127.0.0.1:${port}`,
-    set: (path, docs) =>
-      new Promise<void>((resolve) => {
-        child.once('message', () => resolve());
-        child.send({ path, registry: docs.registry.toString('base64'), signature: docs.signature.toString('base64'), history: docs.history.toString('base64') });
-      }),
-    stop: () => child.kill(),
-  };
-}
 
 console.log(`# npm run bench:hostile (${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${quick ? 'quick' : 'full'})`);
 const served = await peerServer();
@@ -113,41 +89,7 @@ console.log(`hostile peers at the limits: ${sizes.join(', ')}`);
 
 // 2. A real server, over HTTP.
 
-async function startServer(endorsements: Endorsement[], env: Record<string, string> = {}) {
-  const registry = JSON.parse(await readFile(join(root, 'registry.json'), 'utf8')) as Registry;
-  const file = join(await mkdtemp(join(tmpdir(), '3gs-hostile-')), 'registry.json');
-  await writeFile(file, JSON.stringify({ ...registry, endorsements }));
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--max-semi-space-size=8', join(root, 'dist/src/server.js')], {
-    env: { PATH: process.env.PATH ?? '', PORT: String(port), REGISTRY_PATH: file, FEDERATION_ALLOW_LOOPBACK_HTTP: 'true', LOG_LEVEL: 'warn', TRUST_PROXY: '127.0.0.1', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const address = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    if (child.exitCode !== null || i > 600) throw new Error('the server did not start');
-    if (await fetch(`${address}/health`).then((r) => r.ok, () => false)) break;
-    await sleep(100);
-  }
-  // Until every peer is fresh (or refused): the copies are in place before anything is timed.
-  for (let i = 0; i < 600; i++) {
-    const rows = (await (await fetch(`${address}/federation/peers`)).json()) as { peers: { state: string; lastError: unknown }[] };
-    if (rows.peers.every((r) => r.state === 'fresh' || r.lastError !== null)) break;
-    await sleep(100);
-  }
-  return { address, child, rss: async () => Number(/VmRSS:\s+(\d+)/.exec(await readFile(`/proc/${child.pid}/status`, 'utf8'))![1]) / 1024 };
-}
 
-const body = (name: string, query: string) =>
-  JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: { query }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } });
-async function call(address: string, name: string, query: string, client = '10.0.0.1'): Promise<number> {
-  const res = await fetch(`${address}/mcp`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name, 'x-forwarded-for': client },
-    body: body(name, query),
-  });
-  await res.arrayBuffer();
-  return res.status;
-}
 /**
  * What a query costs the first time it is seen: the median of three runs, each made new by an
  * unknown word of its own (so nothing is remembered), which keeps a pause of the collector during
