@@ -97,3 +97,18 @@ t.test('demand: plain http to another machine is warned about', async (t) => {
   const r = await cli('demand', 'http://192.0.2.1:9/', '--token-file', await tokenFile());
   t.match(r.err, /^warning: sending the token over plain http to 192\.0\.2\.1:9: anyone on the way can read it; use https/);
 });
+
+t.test('demand follows no redirect, not even on the same server: the token never reaches where it points', async (t) => {
+  const seen: (string | undefined)[] = [];
+  const server = createServer((req, res) => {
+    if (req.url === '/demand') return void res.writeHead(302, { location: '/collect' }).end();
+    seen.push(req.headers.authorization);
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => server.close());
+  const r = await cli('demand', `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, '--token-file', await tokenFile());
+  t.equal(r.code, 1);
+  t.match(r.err, /redirected: the documents must be served at that address|redirect/);
+  t.same(seen, [], 'nothing was sent to the redirect target');
+});
