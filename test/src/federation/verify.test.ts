@@ -40,6 +40,8 @@ t.test('a peer registry is refused, with the reason, unless everything about it 
     ['a text too long', signedBytes(canonicalBytes({ ...peerRegistry(key), curator: { name: 'x'.repeat(5000), pubkey: key.publicKey } })), /^a text longer than 4000 characters$/],
     ['too many categories', signedBytes(canonicalBytes(manyCategories(1001))), /^more than 1000 categories$/],
     ['too long a history', { ...peerDocuments(peerRegistry(key), key), history: Buffer.from(`[\n${'{},\n'.repeat(1001)}{}\n]\n`) }, /^a history of more than 1000 entries$/],
+    // Counted by its lines before anything of it is parsed: a long history whose last entry nests deep is refused for its length.
+    ['too long a history, nesting deep at its end', { ...peerDocuments(peerRegistry(key), key), history: Buffer.from(`[\n${'{},\n'.repeat(1001)}${'['.repeat(40)}${']'.repeat(40)}\n]\n`) }, /^a history of more than 1000 entries$/],
     ['a history claimed away', { ...peerDocuments(peerRegistry(key), key), history: Buffer.from('[\n{"junk":1}\n]\n') }, /^broken history: entry 1: not a history entry/],
   ];
   for (const [what, docs, reason] of refusals) {

@@ -60,3 +60,23 @@ t.test('checkCuratorSigned names what is wrong: the signer, the registry naming 
   await mkdir(folder.files.signature);
   await t.rejects(prepareCatalog(folder.registry, { mode: 'curator', publicKey: folder.pubkey, keySource: 'CURATOR_PUBKEY' }, 0.4), { message: 'registry.signature.json: cannot read the file (EISDIR)' });
 });
+
+t.test('a signature document is read only in the exact form sign writes: an extra field or another layout is refused', async (t) => {
+  const folder = await curatorFolder();
+  await folder.sign();
+  const bytes = await readFile(folder.files.signature);
+  const parsed = parseSignatureDocument(bytes);
+  if (!parsed.ok) throw new Error(parsed.problem);
+  const doc = parsed.doc as unknown as Record<string, unknown>;
+  const text = bytes.toString('utf8').trim();
+  const variants: [string, string][] = [
+    ['pretty-printed', JSON.stringify(doc, null, 2)],
+    ['an extra field', JSON.stringify({ ...doc, note: 'hello' })],
+    ['a space after a colon', text.replace('":"', '": "')],
+    ['fields reordered', JSON.stringify(Object.fromEntries(Object.entries(doc).reverse()))],
+  ];
+  for (const [what, variant] of variants) {
+    t.match(parseSignatureDocument(Buffer.from(`${variant}\n`)), { ok: false, problem: 'not in the form sign writes (one line of JSON with exactly its fields, in its order)' }, what);
+  }
+  t.ok(parseSignatureDocument(bytes).ok, 'the form sign writes is read');
+});
