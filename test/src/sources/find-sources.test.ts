@@ -25,7 +25,7 @@ t.test('one service finds sources for the tool and the page: typed fields, the t
     const result = getSources.run({ query }, catalog);
     t.equal(result.content[0]!.text, declined.text, `${query}: the tool's text is the service's`);
     const view = searchView(catalog, query);
-    t.equal(view.kind === 'no-match' && view.message, declined.text, `${query}: and the page's`);
+    t.equal(view.kind === 'no-match' && view.agentText, declined.text, `${query}: and what the page shows as the agent's message`);
     t.same(view.kind === 'no-match' && view.named.map((c) => c.slug), declined.candidates.map((c) => c.slug), `${query}: the page links the candidates the service names`);
   }
 });
