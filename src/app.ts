@@ -12,7 +12,7 @@ import { federationRoutes } from '../plugins/federation-routes.js';
 import { pageRoutes } from '../plugins/page-routes.js';
 import { registryRoutes } from '../plugins/registry-routes.js';
 import { requestLog } from '../plugins/request-log.js';
-import { CatalogHolder, prepareCatalog, type Catalog, type ReloadOutcome } from './catalog.js';
+import { CatalogHolder, categoryNames, prepareCatalog, type Catalog, type ReloadOutcome } from './catalog.js';
 import type { Config } from './config.js';
 import { Federation, type PeerEvent } from './federation/federation.js';
 import { createMcpHandler } from './mcp/dispatch.js';
@@ -28,7 +28,6 @@ import { demandRoutes } from '../plugins/demand-routes.js';
 import { protect } from '../plugins/support/load-protection.js';
 import { createDemandSignal, type DemandSignal } from './demand/signal.js';
 import { loadWordVectors } from './semantic/word-vectors.js';
-import { categoryNames } from './page/view.js';
 
 export interface AppOptions {
   /** Where logs go; stderr unless a test says otherwise. */

@@ -152,3 +152,8 @@ export class CatalogHolder {
     return next;
   }
 }
+
+/** This registry's category names by slug, as served now: what the demand report and the page's public list name categories by. */
+export function categoryNames(catalog: Catalog): ReadonlyMap<string, string> {
+  return new Map(Object.entries(catalog.registry.categories).map(([slug, c]) => [slug, c.name]));
+}

@@ -7,8 +7,8 @@
  */
 import type { Catalog } from '../catalog.js';
 import { NO_FEDERATION, type FederationView } from '../federation/federation.js';
-import { endorsementFacts } from '../mcp/tools/get-endorsements.js';
-import { BASE_URL_PLACEHOLDER, provenanceFacts, SIGNED_BY, shellQuote } from '../mcp/tools/get-provenance.js';
+import { endorsementFacts } from '../federation/endorsement-facts.js';
+import { BASE_URL_PLACEHOLDER, provenanceFacts, SIGNED_BY, shellQuote } from '../provenance/facts.js';
 import type { Asked } from '../demand/asked.js';
 import { findSources, lastChanged, MAX_QUERY_LENGTH } from '../sources/find-sources.js';
 import type { SigningMode } from '../provenance/signature.js';
@@ -261,11 +261,6 @@ export interface DemandInput {
   readonly minClients: number;
   readonly windowDays: number;
   readonly uncovered?: readonly string[] | undefined;
-}
-
-/** Category names by slug: what the demand report and the page's list name categories by. */
-export function categoryNames(catalog: Catalog): ReadonlyMap<string, string> {
-  return new Map(Object.entries(catalog.registry.categories).map(([slug, c]) => [slug, c.name]));
 }
 
 /** The one sentence the page says about what this server keeps of what it is asked. */

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import t from 'tap';
-import { BASE_URL_PLACEHOLDER, verificationRecipes } from '../../src/mcp/tools/get-provenance.js';
+import { BASE_URL_PLACEHOLDER, verificationRecipes } from '../../src/provenance/facts.js';
 import { otherPublicKey } from '../helpers/build.js';
 import { start, until } from '../helpers/process.js';
 import { cli, curatorFolder, nextVersion, signedTwice, type CuratorFolder } from '../helpers/signed.js';

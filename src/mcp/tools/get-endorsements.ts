@@ -1,8 +1,5 @@
-import type { FederationView, PeerState } from '../../federation/federation.js';
-import type { Registry } from '../../registry/types.js';
+import { endorsementFacts } from '../../federation/endorsement-facts.js';
 import { NO_ARGUMENTS, READ_ONLY, answer, schema, type Tool } from './tool.js';
-
-const when = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
 
 export const getEndorsements: Tool = {
   definition: {
@@ -53,22 +50,3 @@ export const getEndorsements: Tool = {
     return answer(text, { registryVersion: registry.version, endorsements });
   },
 };
-
-/** One endorsement and what this server knows of its curator's registry now: typed, for the tool and the page. */
-export interface EndorsementFacts {
-  readonly name: string;
-  readonly pubkey: string;
-  readonly url: string;
-  readonly since: string;
-  readonly state: PeerState;
-  readonly peerRegistryVersion: string | null;
-  readonly lastSuccess: string | null;
-}
-
-export function endorsementFacts(registry: Registry, federation: FederationView | undefined): EndorsementFacts[] {
-  const peers = new Map((federation?.peers() ?? []).map((p) => [p.endorsement.pubkey, p]));
-  return registry.endorsements.map(({ name, pubkey, url, since }) => {
-    const peer = peers.get(pubkey);
-    return { name, pubkey, url, since, state: peer?.state ?? 'unavailable', peerRegistryVersion: peer?.copy?.version ?? null, lastSuccess: when(peer?.lastSuccess) };
-  });
-}

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { prepareCatalog } from '../../../src/catalog.js';
-import { projectRepository, verificationRecipes } from '../../../src/mcp/tools/get-provenance.js';
+import { projectRepository, verificationRecipes } from '../../../src/provenance/facts.js';
 import { callTool, listTools } from '../../../src/mcp/tools/toolbox.js';
 import { signatureDocument } from '../../../src/provenance/signature.js';
 import { keyFromSeed } from '../../../src/provenance/keys.js';
