@@ -7,10 +7,15 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { spawn } from 'node:child_process';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { askedOf, SEP, type Asked } from '../../src/demand/asked.js';
 import { DemandSignal } from '../../src/demand/signal.js';
 import { MemoryDemandStore } from '../../src/demand/memory-store.js';
+import { RedisDemandStore } from '../../src/demand/redis-store.js';
+import { redisServerBinary } from '../../test/helpers/redis.js';
+import { freePort } from '../lib/free-port.js';
 import { ITEMS_IN_WINDOW, itemsPerDay } from '../../src/demand/store.js';
 import { buildMatcher, prepareQuery, type Matcher } from '../../src/matcher/matcher.js';
 import { projectRoot } from '../../src/project.js';
@@ -37,17 +42,37 @@ export async function benchDemand(): Promise<void> {
  * built ten times while a 1 ms timer measures how late the loop runs it.
  */
 async function reportPauses(): Promise<void> {
-  let now = Date.UTC(2026, 10, 1, 12);
-  const store = new MemoryDemandStore({ ...limits, now: () => now });
+  const clock = { now: Date.UTC(2026, 10, 1, 12) };
+  await reportPausesOf('memory', new MemoryDemandStore({ ...limits, now: () => clock.now }), clock);
+  if (redisServerBinary() === undefined) {
+    console.log('report on a full window in Redis: not measured (no redis-server on PATH)');
+    return;
+  }
+  const port = await freePort();
+  const server = spawn(redisServerBinary()!, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  try {
+    await sleep(300);
+    const redisClock = { now: Date.UTC(2026, 10, 1, 12) };
+    const store = await RedisDemandStore.connect({ url: `redis://127.0.0.1:${port}`, secret: 'bench-demand-secret-of-enough-length-000', ...limits, flushMs: 600_000, now: () => redisClock.now });
+    await reportPausesOf('Redis', store, redisClock);
+    await store.close();
+  } finally {
+    server.kill();
+  }
+}
+
+/** Fills `store` with a full window (each day flushed, for Redis), then builds the report ten times while a 1 ms timer watches the event loop. */
+async function reportPausesOf(where: string, store: MemoryDemandStore | RedisDemandStore, clock: { now: number }): Promise<void> {
   let n = 0;
-  for (let day = 0; day < limits.windowDays; day++, now += 86_400_000) {
+  for (let day = 0; day < limits.windowDays; day++, clock.now += 86_400_000) {
     for (let i = 0; i < limits.itemsPerDay; i++, n++) {
       const kind = ['term', 'phrase', 'query', `near-word${SEP}slug${i % 40}`, `scope${SEP}slug${i % 40}`][i % 5]!;
       const item = `${kind}${SEP}word${n % 5000} other${(n * 3) % 5000} ${n}`;
       for (let c = 0; c < 6; c++) store.record({ outcome: 'below-threshold', totals: [`outcome${SEP}below-threshold`], items: [item] }, `10.${day}.${i >> 8}.${c * 40 + (i & 31)}`);
     }
+    if (store instanceof RedisDemandStore) await store.flush();
   }
-  now -= 86_400_000;
+  clock.now -= 86_400_000;
   const signal = new DemandSignal(store, { recording: true, minClients: limits.minClients, windowDays: limits.windowDays });
   const loop = monitorEventLoopDelay({ resolution: 1 });
   const took: number[] = [];
@@ -61,7 +86,7 @@ async function reportPauses(): Promise<void> {
   }
   loop.disable();
   const ms = (ns: number) => (ns / 1e6).toFixed(1);
-  console.log(`report on a full window (${shown.toLocaleString('en')} items shown): median ${median(took).toFixed(0)} ms to build; event-loop delay meanwhile p99 ${ms(loop.percentile(99))} ms, max ${ms(loop.max)} ms`);
+  console.log(`report on a full window in ${where} (${shown.toLocaleString('en')} items shown): median ${median(took).toFixed(0)} ms to build; event-loop delay meanwhile p99 ${ms(loop.percentile(99))} ms, max ${ms(loop.max)} ms`);
 }
 
 function cost(matcher: Matcher): void {

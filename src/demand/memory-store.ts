@@ -61,7 +61,10 @@ export class MemoryDemandStore implements DemandStore {
     }
     // Shown once k distinct clients asked it on one day.
     const items: ShownItem[] = [];
-    for (const [key, { asks, clients, most }] of sums) if (most >= this.#limits.minClients) items.push({ key, asks, clients });
+    for (const [key, { asks, clients, most }] of sums) {
+      if (++seen % STEPS_BETWEEN_PAUSES === 0) await letEventLoopRun();
+      if (most >= this.#limits.minClients) items.push({ key, asks, clients });
+    }
     return { fromDay: toDay - this.#limits.windowDays + 1, toDay, totals, items };
   }
 

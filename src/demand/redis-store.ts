@@ -195,51 +195,50 @@ export class RedisDemandStore implements DemandStore {
     }
   }
 
+  /**
+   * What may be shown, read a day at a time: a full window (75,000 items) read in one pipeline
+   * came back as replies of tens of thousands of entries, parsed and summed in one piece, and held
+   * the event loop for up to half a second; a day's reply is a thirtieth of that, and the event
+   * loop runs between days.
+   */
   async snapshot(): Promise<Snapshot> {
     await this.flush();
     const toDay = dayOf(this.#now());
     const fromDay = toDay - this.#limits.windowDays + 1;
-    const days: number[] = [];
-    for (let d = fromDay; d <= toDay; d++) days.push(d);
-    const read = this.#redis.pipeline();
-    for (const d of days) {
-      const base = this.#base(d);
-      read.hgetall(`${base}totals`).zrange(`${base}items`, 0, -1, 'WITHSCORES').zrange(`${base}kept`, 0, -1, 'WITHSCORES').hgetall(`${base}error`).hgetall(`${base}text`);
-    }
-    const results = await read.exec();
-    const failed = results?.find(([err]) => err !== null);
-    if (results === null || failed !== undefined) throw failed?.[0] ?? new Error('Redis pipeline failed');
     const totals: Record<string, number> = {};
     const texts = new Map<string, string>();
     const perDay: { day: number; counts: Map<string, number> }[] = [];
-    days.forEach((day, i) => {
-      const [dayTotals, ranked, kept, errors, dayTexts] = results.slice(i * 5, i * 5 + 5).map(([, v]) => v) as [Record<string, string>, string[], string[], Record<string, string>, Record<string, string>];
+    for (let day = fromDay; day <= toDay; day++) {
+      const base = this.#base(day);
+      const read = this.#redis.pipeline().hgetall(`${base}totals`).zrange(`${base}items`, 0, -1, 'WITHSCORES').zrange(`${base}kept`, 0, -1, 'WITHSCORES').hgetall(`${base}error`).hgetall(`${base}text`);
+      const [dayTotals, ranked, kept, errors, dayTexts] = (await replies(read)) as [Record<string, string>, string[], string[], Record<string, string>, Record<string, string>];
       for (const [field, n] of Object.entries(dayTotals)) totals[field] = (totals[field] ?? 0) + Number(n);
       for (const [h, t] of Object.entries(dayTexts)) texts.set(h, t);
       const counts = new Map<string, number>();
       for (const list of [ranked, kept]) for (let j = 0; j < list.length; j += 2) counts.set(list[j]!, Number(list[j + 1]) - Number(errors[list[j]!] ?? 0));
       perDay.push({ day, counts });
-    });
-    // Buckets of the shown items only, on every day they were counted.
-    const bits = this.#redis.pipeline();
-    const asked: { h: string; asks: number }[] = [];
+    }
+    // Buckets of the shown items only (those with a text), on every day they were counted.
+    const sums = new Map<string, { asks: number; clients: number; most: number }>();
     for (const { day, counts } of perDay) {
+      const bits = this.#redis.pipeline();
+      const asked: { h: string; asks: number }[] = [];
       for (const [h, n] of counts) {
         if (!texts.has(h)) continue;
         bits.bitcount(`${this.#base(day)}bits:${h}`);
         asked.push({ h, asks: n });
       }
+      if (asked.length === 0) continue;
+      const counted = await replies(bits);
+      asked.forEach(({ h, asks }, i) => {
+        const sum = sums.get(h) ?? { asks: 0, clients: 0, most: 0 };
+        const clients = Number(counted[i] ?? 0);
+        sum.asks += asks;
+        sum.clients += clients;
+        sum.most = Math.max(sum.most, clients);
+        sums.set(h, sum);
+      });
     }
-    const counted = asked.length === 0 ? [] : ((await bits.exec()) ?? []);
-    const sums = new Map<string, { asks: number; clients: number; most: number }>();
-    asked.forEach(({ h, asks }, i) => {
-      const sum = sums.get(h) ?? { asks: 0, clients: 0, most: 0 };
-      const clients = Number(counted[i]?.[1] ?? 0);
-      sum.asks += asks;
-      sum.clients += clients;
-      sum.most = Math.max(sum.most, clients);
-      sums.set(h, sum);
-    });
     // Shown at today's k, whatever k revealed it: a k raised since (or another replica's lower k) shows nothing early.
     const items: ShownItem[] = [...sums].filter(([, s]) => s.most >= this.#limits.minClients).map(([h, { asks, clients }]) => ({ key: texts.get(h)!, asks, clients }));
     return { fromDay, toDay, totals, items };
@@ -252,3 +251,10 @@ export class RedisDemandStore implements DemandStore {
   }
 }
 
+/** A pipeline's replies, or its first error thrown. */
+async function replies(pipeline: ReturnType<Redis['pipeline']>): Promise<unknown[]> {
+  const results = await pipeline.exec();
+  const failed = results?.find(([err]) => err !== null);
+  if (results === null || failed !== undefined) throw failed?.[0] ?? new Error('Redis pipeline failed');
+  return results.map(([, value]) => value);
+}

@@ -1,5 +1,5 @@
 import { OUTCOMES, SEP, type Outcome } from './asked.js';
-import { letEventLoopRun, STEPS_BETWEEN_PAUSES } from '../util/event-loop.js';
+import { letEventLoopRun, sortWithPauses, STEPS_BETWEEN_PAUSES } from '../util/event-loop.js';
 import { dateOf } from './client-bucket.js';
 import type { Snapshot } from './store.js';
 
@@ -57,13 +57,13 @@ const span = (text: string) => Math.min(3, text.split(' ').length);
 
 /**
  * `items` most asked first (distinct clients, then asks, then span, then the text in code-unit
- * order), sorted on keys computed once per item: a full window's 75,000 items in about 10 ms, where
- * a comparator that split each text on every comparison took 35 to 50 ms on the event loop.
+ * order), sorted on keys computed once per item (a comparator that split each text on every
+ * comparison took 35 to 50 ms), in slices with the event loop let run between them.
  */
-function byDemand<T extends Counted>(items: readonly T[]): T[] {
+async function byDemand<T extends Counted>(items: readonly T[]): Promise<T[]> {
   const keyed = items.map((item) => ({ item, span: span(item.text) }));
-  keyed.sort((a, b) => b.item.clients - a.item.clients || b.item.asks - a.item.asks || b.span - a.span || (a.item.text < b.item.text ? -1 : a.item.text > b.item.text ? 1 : 0));
-  return keyed.map((k) => k.item);
+  const sorted = await sortWithPauses(keyed, (a, b) => b.item.clients - a.item.clients || b.item.asks - a.item.asks || b.span - a.span || (a.item.text < b.item.text ? -1 : a.item.text > b.item.text ? 1 : 0));
+  return sorted.map((k) => k.item);
 }
 
 export interface ReportContext {
@@ -108,15 +108,17 @@ export async function buildReport(snapshot: Snapshot, context: ReportContext): P
     } else if (kind === 'scope') scope.push({ slug: parts[0]!, name: name(parts[0]!), ...counted(parts[1]!) });
   }
   const slugs = new Set([...nearDeclined.keys(), ...near.keys()]);
-  const nearMisses: NearMisses[] = [...slugs]
-    .map((slug) => ({
+  const nearMisses: NearMisses[] = [];
+  for (const slug of slugs) {
+    nearMisses.push({
       slug,
       name: name(slug),
       declined: nearDeclined.get(slug) ?? 0,
-      unknownWords: byDemand(near.get(slug)?.words ?? []).slice(0, SHOWN.words),
-      queries: byDemand(near.get(slug)?.queries ?? []).slice(0, SHOWN.queries),
-    }))
-    .sort((a, b) => b.declined - a.declined || a.slug.localeCompare(b.slug));
+      unknownWords: (await byDemand(near.get(slug)?.words ?? [])).slice(0, SHOWN.words),
+      queries: (await byDemand(near.get(slug)?.queries ?? [])).slice(0, SHOWN.queries),
+    });
+  }
+  nearMisses.sort((a, b) => b.declined - a.declined || a.slug.localeCompare(b.slug));
   const requests = Object.values(byOutcome).reduce((a, b) => a + b, 0);
   return {
     recording: context.recording,
@@ -126,7 +128,7 @@ export async function buildReport(snapshot: Snapshot, context: ReportContext): P
     totals: { requests, byOutcome, answeredByCategory },
     uncovered: await groupTopics(uncovered),
     nearMisses,
-    scopeRefusals: byDemand(scope).slice(0, SHOWN.groups),
+    scopeRefusals: (await byDemand(scope)).slice(0, SHOWN.groups),
   };
 }
 
@@ -151,7 +153,7 @@ export async function groupTopics(items: readonly Counted[]): Promise<TopicGroup
     return found;
   };
   let step = 0;
-  for (const item of byDemand(items)) {
+  for (const item of await byDemand(items)) {
     if (++step % STEPS_BETWEEN_PAUSES === 0) await letEventLoopRun();
     const words = item.text.split(' ');
     // A single word also joins a group one of whose phrases holds it ("alive" with "keep starter
