@@ -2,7 +2,7 @@
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-# --ignore-scripts: the package's own prepare script builds, and the sources are not copied yet.
+# --ignore-scripts: no dependency needs an install script, so none runs; the build comes below, once the sources are copied.
 RUN npm ci --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src

@@ -1,8 +1,9 @@
 import semver from 'semver';
 import { fetchDocument, PeerFetchError } from '../federation/fetch.js';
-import { describeChange, registryChanges } from '../provenance/changes.js';
+import { describeChange, registryChanges, type Change } from '../provenance/changes.js';
 import { readRegistry, registryFromBytes } from '../registry/load.js';
 import { WHOLE_REGISTRY } from '../registry/paths.js';
+import type { Registry } from '../registry/types.js';
 import type { RegistryCheck } from '../registry/validate.js';
 import type { CliIo } from './io.js';
 
@@ -56,10 +57,40 @@ export async function diff(args: readonly string[], io: CliIo): Promise<number> 
   const changes = registryChanges(before.registry, after.registry);
   const [from, to] = [before.registry.version, after.registry.version];
   io.out(`${oldFile} (${from}) -> ${newFile} (${to}): ${changes.length === 0 ? 'no changes' : `${changes.length} change${changes.length === 1 ? '' : 's'}`}`);
-  for (const c of changes) io.out(`  ${describeChange(c)}`);
+  for (const c of changes) {
+    io.out(`  ${describeChange(c)}`);
+    for (const line of changedText(before.registry, after.registry, c)) io.out(`      ${line}`);
+  }
   // sign refuses a version that is not greater than the last signed one: said before it is tried.
   if (changes.length > 0 && !semver.gt(to, from)) {
     io.out(`warning version not raised: ${newFile} has changes but version ${to}, not greater than ${from}; raise "version" (e.g. ${semver.inc(from, 'patch')}) before signing`);
   }
   return 0;
+}
+
+/** What a changed field held before and holds now: a text as old and new, a list as what left and what came (each clipped). */
+function changedText(before: Registry, after: Registry, c: Change): string[] {
+  if (c.change !== 'changed' || !('fields' in c) || !('category' in c)) return [];
+  const pick = (r: Registry): Readonly<Record<string, unknown>> | undefined => {
+    const category = Object.hasOwn(r.categories, c.category) ? r.categories[c.category] : undefined;
+    const found: object | undefined = 'rank' in c ? category?.sources.find((s) => s.rank === c.rank) : category;
+    return found as Readonly<Record<string, unknown>> | undefined;
+  };
+  const [old, now] = [pick(before), pick(after)];
+  return c.fields.flatMap((field) => {
+    const [a, b] = [old?.[field], now?.[field]];
+    if (Array.isArray(a) || Array.isArray(b)) {
+      const [was, is] = [new Set((a ?? []) as unknown[]), new Set((b ?? []) as unknown[])];
+      const gone = [...was].filter((x) => !is.has(x)).map(shown);
+      const came = [...is].filter((x) => !was.has(x)).map(shown);
+      return [`${field}:${gone.length > 0 ? ` removed ${gone.join(', ')}` : ''}${gone.length > 0 && came.length > 0 ? ';' : ''}${came.length > 0 ? ` added ${came.join(', ')}` : ''}${gone.length + came.length === 0 ? ' reordered' : ''}`];
+    }
+    return [`${field}: ${shown(a)}`, `${' '.repeat(field.length)}  -> ${shown(b)}`];
+  });
+}
+
+/** A value as JSON, at most 200 characters: a curator reads it in a terminal. */
+function shown(value: unknown): string {
+  const text = JSON.stringify(value) ?? 'nothing';
+  return text.length > 200 ? `${text.slice(0, 197)}...` : text;
 }

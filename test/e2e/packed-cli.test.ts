@@ -18,6 +18,7 @@ t.test('the CLI from a packed tarball: built files inside, no prepare script, --
   const files = packed!.files.map((f) => f.path);
   for (const needed of ['bin/three-good-sources.mjs', 'dist/src/cli/main.js', 'dist/src/server.js', 'registry.json', 'server.json', 'LICENSE', 'views/home.eta']) t.ok(files.includes(needed), `packed: ${needed}`);
   t.notOk(files.some((f) => f.startsWith('src/') || f.startsWith('test/')), 'no sources or tests in the package');
+  t.notOk(files.some((f) => f.endsWith('.map')), 'no source maps, which would point at sources the package does not hold (issue 33, item 13)');
   await run('tar', ['-xzf', join(dir, packed!.filename), '-C', dir]);
   const installed = join(dir, 'package');
   const manifest = JSON.parse(await readFile(join(installed, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };

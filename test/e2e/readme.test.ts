@@ -42,6 +42,16 @@ t.test('README: the 2025-era curl walkthrough works as written', async (t) => {
   t.match(lines[2], /^\{"jsonrpc":"2\.0","id":2,"result":\{"tools":/, 'tools/list on its own line');
   t.match(lines[3], /^\{"jsonrpc":"2\.0","id":3,"result":/, 'get_sources on the next');
   t.equal(lines[4], '200', 'and the DELETE status on the last');
+  // Issue 33, item 13: the text the README says step 4 answers is the text it answers, line for line (but "..." and the key).
+  const shown = /Step 4 answers with a JSON-RPC result whose text reads:\n\n```text\n([\s\S]*?)```/.exec(README)?.[1] ?? '';
+  const text = (JSON.parse(lines[3]!) as { result: { content: { text: string }[] } }).result.content[0]!.text.split('\n');
+  const expected = shown.trimEnd().split('\n');
+  t.ok(expected.length > 8, 'the README shows the answer');
+  for (const [i, line] of expected.entries()) {
+    if (line.includes('...')) t.ok(text[i]!.startsWith(line.slice(0, line.indexOf('...')).trimEnd()), `line ${i + 1}: ${line}`);
+    else if (line.includes("<the curator's z-base-32 key>")) t.match(text[i], /^Curator: .* \(public key: [a-z0-9]{52}/, `line ${i + 1}: the curator line`);
+    else t.equal(text[i], line, `line ${i + 1}`);
+  }
 });
 
 t.test("README: the client configuration entry is the page's, for the same address (issue 24, item 16)", async (t) => {

@@ -267,3 +267,19 @@ t.test('check and sign apply FEDERATION_ALLOW_LOOPBACK_HTTP as the server does',
   t.equal((await cli('check', folder.registry)).code, 0);
   t.equal((await folder.sign()).code, 0);
 });
+
+t.test('diff shows what a changed field held and holds now: old and new text, and what a list lost and gained (issue 33, item 13)', async (t) => {
+  const folder = await signedTwice();
+  await nextVersion(folder, '1.2.0', (s) => {
+    const r = JSON.parse(s);
+    const rust = r.categories['rust-learning'];
+    rust.description = 'Learning Rust.';
+    rust.keywords = [...rust.keywords.slice(1), 'cargo workspaces'];
+    return JSON.stringify(r, null, 2);
+  });
+  const registry = JSON.parse(await readFile(folder.files.signed, 'utf8'));
+  const before = registry.categories['rust-learning'];
+  const d = await cli('diff', folder.files.signed, folder.registry);
+  t.equal(d.code, 0, d.err);
+  t.match(d.out, `  changed category rust-learning: description, keywords\n      description: ${JSON.stringify(before.description)}\n                   -> "Learning Rust."\n      keywords: removed ${JSON.stringify(before.keywords[0])}; added "cargo workspaces"`);
+});
