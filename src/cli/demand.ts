@@ -88,12 +88,13 @@ export async function demand(args: readonly string[], io: CliIo): Promise<number
 }
 
 /**
- * Characters a terminal acts on rather than shows (C0 and C1 controls, DEL, bidirectional
- * overrides): written as \u escapes, so that a server's text can neither write the clipboard,
- * make a link, move the cursor nor reorder what is printed around it (issue 31, finding 9).
+ * Characters a terminal acts on rather than shows (controls, format characters such as
+ * bidirectional overrides, line and paragraph separators): written as \u escapes, so that a
+ * server's text can neither write the clipboard, make a link, move the cursor nor reorder what is
+ * printed around it (issue 31, finding 9). The same classes peer-text.ts removes from peers' text.
  */
-const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-export const visible = (text: string): string => text.replace(CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const CONTROLS = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+export const visible = (text: string): string => text.replace(CONTROLS, (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`);
 
 /** `value` with every string in it (keys too) made visible. */
 function withVisibleText(value: unknown): unknown {

@@ -41,8 +41,9 @@ export class MemoryDemandStore implements DemandStore {
     const toDay = dayOf(this.#now());
     this.#expire(toDay);
     const totals: Record<string, number> = {};
-    // One pass over every day's items: a full window (75,000) in a few milliseconds, with a pause
-    // for the event loop every few thousand items, so that requests go on while a report is built.
+    // One pass over every day's items, with a pause for the event loop every few thousand, so that
+    // requests go on while a report is built. Days and items are copied first: a request recorded
+    // during a pause may add a day or evict an item.
     const sums = new Map<string, { asks: number; clients: number; most: number }>();
     let seen = 0;
     for (const day of [...this.#days.values()]) {

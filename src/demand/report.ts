@@ -77,8 +77,8 @@ export interface ReportContext {
 
 /**
  * The report of a snapshot: counts sorted by distinct clients, topics grouped. Built on the main
- * thread with a pause for the event loop every few thousand items: a full window (75,000) takes
- * about 100 ms of work, which no request should wait for in one piece.
+ * thread with a pause for the event loop every few thousand items: a full window (75,000) is a
+ * few hundred milliseconds of work, which no request should wait for in one piece.
  */
 export async function buildReport(snapshot: Snapshot, context: ReportContext): Promise<DemandReport> {
   const total = (key: string) => snapshot.totals[key] ?? 0;

@@ -10,7 +10,7 @@ import { NO_FEDERATION, type FederationView } from '../federation/federation.js'
 import { endorsementFacts } from '../federation/endorsement-facts.js';
 import { BASE_URL_PLACEHOLDER, provenanceFacts, SIGNED_BY, shellQuote } from '../provenance/facts.js';
 import type { Asked } from '../demand/asked.js';
-import { findSources, lastChanged, MAX_QUERY_LENGTH } from '../sources/find-sources.js';
+import { candidateExample, findSources, lastChanged, MAX_QUERY_LENGTH } from '../sources/find-sources.js';
 import type { SigningMode } from '../provenance/signature.js';
 import type { SourceType } from '../registry/types.js';
 
@@ -155,8 +155,7 @@ function forPeople(catalog: Catalog, query: string, found: Extract<ReturnType<ty
   if (query.trim() === '') return 'Type a few words about a topic, for example “learn rust programming”.';
   if (found.reason === 'empty-query') return `${asked} has no words to search for. Describe the topic in a few words, for example “learn rust programming”.`;
   if (found.reason === 'too-long') return 'The question is too long once its characters are spelled out. Ask about one topic in a sentence or two.';
-  const first = found.candidates[0];
-  const example = first === undefined ? undefined : catalog.registry.categories[first.slug]?.queryPatterns[0];
+  const example = candidateExample(catalog, found.candidates);
   if (found.reason === 'too-vague') return `${asked} is a single word that many topics touch. Add a few words about what you need${example === undefined ? '' : `, for example “${example}”`}.`;
   return `Nothing here matches ${asked} well enough to show three sources for it.${found.candidates.length === 0 ? ' Try the topic\'s main words, or browse the categories below.' : ''}`;
 }

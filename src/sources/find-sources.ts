@@ -134,9 +134,7 @@ function describeNoMatch(
   } else if (outcome.reason === 'empty-query') {
     why = 'The query has no words to match: it is empty or only common words such as "the" or "how". Describe the topic, for example "learn rust programming".';
   } else if (outcome.reason === 'too-vague') {
-    // The example is the first candidate's own (one of its curator's example questions), so it is
-    // about what the word may have meant, not about some other topic of the registry.
-    const example = candidates.length === 0 ? undefined : catalog.registry.categories[candidates[0]!.slug]!.queryPatterns?.[0];
+    const example = candidateExample(catalog, candidates);
     why =
       `${quoted(query)} is a single common word, too vague to answer with three sources: a category may score 1.000 on a word it names, ` +
       `but one word does not say which of its topics is meant, and other meanings of the word are as likely. ` +
@@ -161,6 +159,15 @@ function describeNoMatch(
   const next = candidates.length === 0 ? ' Rephrase with the topic\'s main words, or call list_categories.' : 'Otherwise rephrase with the topic\'s main words, or call list_categories.';
   const text = `${why}${named}${next} ${available}`;
   return { kind: 'decline', reason: outcome.reason, candidates, text, data, asked };
+}
+
+/**
+ * An example question for a decline to suggest: the first candidate's own (its curator's first
+ * example question), so it is about what the query may have meant, not about another topic.
+ */
+export function candidateExample(catalog: Catalog, candidates: readonly { readonly slug: string }[]): string | undefined {
+  const first = candidates[0];
+  return first === undefined ? undefined : catalog.registry.categories[first.slug]?.queryPatterns[0];
 }
 
 /**

@@ -14,6 +14,8 @@ export const STEPS_BETWEEN_PAUSES = 2_000;
  * Stable, like Array.prototype.sort.
  */
 export async function sortWithPauses<T>(items: readonly T[], compare: (a: T, b: T) => number): Promise<T[]> {
+  // One slice's worth is sorted at once: no pause for a list as short as a category's near-misses.
+  if (items.length <= STEPS_BETWEEN_PAUSES) return [...items].sort(compare);
   let runs: T[][] = [];
   for (let from = 0; from < items.length; from += STEPS_BETWEEN_PAUSES) {
     runs.push(items.slice(from, from + STEPS_BETWEEN_PAUSES).sort(compare));

@@ -107,6 +107,7 @@ export function argumentProblem(error: ErrorObject | undefined, args: Readonly<R
   }
   const field = error.instancePath.replace(/^\//, '').replaceAll('/', '.');
   const value = args[field.split('.')[0]!];
-  const got = typeof value === 'string' ? (value.length > 60 ? `a string of ${value.length} characters` : JSON.stringify(value)) : JSON.stringify(value);
+  const json = JSON.stringify(value) ?? 'nothing';
+  const got = typeof value === 'string' && value.length > 60 ? `a string of ${value.length} characters` : json.length > 60 ? `${json.slice(0, 57)}...` : json;
   return { field, rule: `${field} ${error.message ?? 'is invalid'} (got ${got})` };
 }
