@@ -1,27 +1,16 @@
-import { accessSync, constants } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 import { binaryOnPath } from './binary.js';
 
-/** Where Debian and Ubuntu put Chromium, and its headless-only build. */
-const KNOWN_PATHS = ['/usr/bin/chromium', '/usr/bin/chromium-headless-shell'];
-
-const executable = (file: string) => {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 /**
  * The Chromium the browser tests drive: CHROMIUM_PATH when it is set (taken as given: a wrong
- * path fails the launch rather than skipping), else a system Chromium, else `chromium` on PATH.
+ * path fails the launch rather than skipping), else `chromium` or Debian's headless-only
+ * `chromium-headless-shell` on PATH. Only PATH, never a fixed folder: a PATH without a browser
+ * is a machine without one, and the tests say they were skipped.
  */
 export function chromiumPath(): string | undefined {
   const configured = process.env.CHROMIUM_PATH;
   if (configured !== undefined && configured !== '') return configured;
-  return KNOWN_PATHS.find(executable) ?? binaryOnPath('chromium');
+  return binaryOnPath('chromium') ?? binaryOnPath('chromium-headless-shell');
 }
 
 /**

@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,15 +7,15 @@ import { binaryOnPath } from './binary.js';
 import { ROOT } from './build.js';
 import { untilListening } from './listening.js';
 
-/** The nginx binary on PATH, or where Debian puts it (/usr/sbin is not on every user's PATH). */
+/** The nginx binary on PATH (Debian puts it in /usr/sbin, on root's PATH; .ci/run makes sure of it). */
 export function nginxBinary(): string | undefined {
-  return binaryOnPath('nginx') ?? (existsSync('/usr/sbin/nginx') ? '/usr/sbin/nginx' : undefined);
+  return binaryOnPath('nginx');
 }
 
 /** The `skip` option of a test that needs nginx: false when it can run, else the reason. With CI=true nothing is skipped. */
 export function nginxSkip(): string | false {
   if (process.env.CI === 'true' || nginxBinary() !== undefined) return false;
-  return 'needs nginx, the reverse proxy docs/operators.md shows: install it (apt-get install nginx)';
+  return 'needs nginx on PATH, the reverse proxy docs/operators.md shows: install it (apt-get install nginx; it goes to /usr/sbin)';
 }
 
 /** The `location` blocks of docs/operators.md's nginx example, as an operator copies them. */
