@@ -64,7 +64,7 @@ export const mcpEndpoint: FastifyPluginAsync<McpEndpointOptions> = async (app, {
 /** Clients send a handful of distinct Accept headers: negotiate each once. */
 const negotiated = new BoundedMemo<string, { json: boolean; sse: boolean }>(256);
 
-function negotiate(request: FastifyRequest): { json: boolean; sse: boolean } {
+function negotiate (request: FastifyRequest): { json: boolean; sse: boolean } {
   return negotiated.get(request.headers.accept ?? '', () => {
     const accept = request.accepts();
     return { json: accept.type(JSON_TYPE) !== false, sse: accept.type(SSE_TYPE) !== false };
@@ -76,7 +76,7 @@ function negotiate(request: FastifyRequest): { json: boolean; sse: boolean } {
  * Fastify's own parser does) but saying which of the two went wrong: Fastify's parser calls both
  * "invalid JSON".
  */
-function parseMessage(text: string): unknown {
+function parseMessage (text: string): unknown {
   try {
     return sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }) as unknown;
   } catch {
@@ -90,12 +90,12 @@ function parseMessage(text: string): unknown {
   }
 }
 
-function header(request: FastifyRequest, name: string): string | undefined {
+function header (request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
   return typeof value === 'string' ? value : undefined;
 }
 
-function mcpHeaders(request: FastifyRequest): McpHeaders {
+function mcpHeaders (request: FastifyRequest): McpHeaders {
   return {
     sessionId: header(request, SESSION_HEADER),
     protocolVersion: header(request, 'mcp-protocol-version'),
@@ -105,7 +105,7 @@ function mcpHeaders(request: FastifyRequest): McpHeaders {
 }
 
 /** A single JSON body when the client takes JSON; otherwise, or for a stream of messages, SSE. */
-function send(request: FastifyRequest, reply: FastifyReply, result: McpReply, json: boolean, sse: boolean): FastifyReply {
+function send (request: FastifyRequest, reply: FastifyReply, result: McpReply, json: boolean, sse: boolean): FastifyReply {
   reply.code(result.status);
   if (result.headers) reply.headers(result.headers);
   const events = result.events ?? (result.body !== undefined && !json ? [result.body] : undefined);

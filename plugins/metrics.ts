@@ -20,7 +20,7 @@ const MAX_PEER_SERIES = 1000;
  */
 class Tally<L extends string> {
   readonly counts = new Map<string, { labels: Record<L, string>; n: number }>();
-  add(key: string, labels: () => Record<L, string>, n = 1): void {
+  add (key: string, labels: () => Record<L, string>, n = 1): void {
     const entry = this.counts.get(key);
     if (entry !== undefined) entry.n += n;
     else this.counts.set(key, { labels: labels(), n });
@@ -38,18 +38,18 @@ class CountedHistogram<L extends string> {
   private readonly bounds: readonly number[];
   private readonly series = new Map<string, { labels: Record<L, string>; buckets: number[]; sum: number; count: number }>();
 
-  constructor(
+  constructor (
     readonly name: string,
     readonly help: string,
     buckets: readonly number[],
-    registry: Registry,
+    registry: Registry
   ) {
     this.bounds = [...buckets].sort((a, b) => a - b);
     // prom-client types registerMetric for its own classes only; at run time it takes any metric with this shape.
     registry.registerMetric(this as unknown as Histogram<L>);
   }
 
-  count(key: string, labels: () => Record<L, string>, value: number): void {
+  count (key: string, labels: () => Record<L, string>, value: number): void {
     let s = this.series.get(key);
     if (s === undefined) {
       s = { labels: labels(), buckets: this.bounds.map(() => 0), sum: 0, count: 0 };
@@ -61,12 +61,12 @@ class CountedHistogram<L extends string> {
     s.count += 1;
   }
 
-  reset(): void {
+  reset (): void {
     this.series.clear();
   }
 
   /** Cumulative buckets, +Inf, sum and count per label set, the bucket bound first among the labels. */
-  async getForPromString() {
+  async getForPromString () {
     const values: { labels: Record<string, string | number>; sharedLabels: Record<L, string>; value: number; metricName: string }[] = [];
     for (const { labels, buckets, sum, count } of this.series.values()) {
       let cumulative = 0;
@@ -82,9 +82,12 @@ class CountedHistogram<L extends string> {
   }
 
   /** The same values with the label sets spread, as prom-client's get() gives them (for getMetricsAsJSON). */
-  async get() {
+  async get () {
     const data = await this.getForPromString();
-    return { ...data, values: data.values.map(({ labels, sharedLabels, value, metricName }) => ({ labels: { ...sharedLabels, ...labels }, value, metricName })) };
+    return {
+      ...data,
+      values: data.values.map(({ labels, sharedLabels, value, metricName }) => ({ labels: { ...sharedLabels, ...labels }, value, metricName })),
+    };
   }
 }
 
@@ -95,7 +98,8 @@ export interface Metrics {
   reloaded(outcome: ReloadOutcome, catalog: Catalog): void;
 }
 
-export function createMetrics(sessions: SessionStore, catalog: Catalog, federation: FederationView = NO_FEDERATION): Metrics {
+/* eslint-disable no-new -- a prom-client metric registers itself with the registry it is given */
+export function createMetrics (sessions: SessionStore, catalog: Catalog, federation: FederationView = NO_FEDERATION): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'threegs_' });
   const requestCounts = new Tally<'method' | 'tool' | 'status'>();
@@ -104,7 +108,7 @@ export function createMetrics(sessions: SessionStore, catalog: Catalog, federati
     help: 'Requests to /mcp by JSON-RPC method, tool and HTTP status.',
     labelNames: ['method', 'tool', 'status'] as const,
     registers: [registry],
-    collect() {
+    collect () {
       this.reset();
       for (const { labels, n } of requestCounts.counts.values()) this.inc(labels, n);
     },
@@ -113,7 +117,7 @@ export function createMetrics(sessions: SessionStore, catalog: Catalog, federati
     'threegs_http_request_duration_seconds',
     'Time to answer an HTTP request, by route and JSON-RPC method.',
     [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
-    registry,
+    registry
   );
   const matchCounts = { match: 0, no_match: 0 };
   new Counter({
@@ -121,7 +125,7 @@ export function createMetrics(sessions: SessionStore, catalog: Catalog, federati
     help: 'get_sources answers by outcome: match or no_match.',
     labelNames: ['outcome'] as const,
     registers: [registry],
-    collect() {
+    collect () {
       this.reset();
       for (const outcome of ['match', 'no_match'] as const) this.inc({ outcome }, matchCounts[outcome]);
     },
@@ -143,7 +147,7 @@ export function createMetrics(sessions: SessionStore, catalog: Catalog, federati
     help: 'Live 2025-era sessions in the session store.',
     labelNames: ['store'] as const,
     registers: [registry],
-    async collect() {
+    async collect () {
       // A store that cannot be reached reports nothing rather than a wrong number.
       this.reset();
       this.set({ store: sessions.kind }, await sessions.size().catch(() => Number.NaN));
@@ -155,7 +159,7 @@ export function createMetrics(sessions: SessionStore, catalog: Catalog, federati
     help: 'Each endorsed peer\'s state: 1 for the state it is in (fresh, stale or unavailable), 0 for the others.',
     labelNames: ['peer', 'state'] as const,
     registers: [registry],
-    collect() {
+    collect () {
       this.reset();
       for (const p of federation.peers().slice(0, MAX_PEER_SERIES)) {
         for (const state of ['fresh', 'stale', 'unavailable'] as const) this.set({ peer: p.endorsement.pubkey, state }, p.state === state ? 1 : 0);
@@ -167,9 +171,11 @@ export function createMetrics(sessions: SessionStore, catalog: Catalog, federati
     help: 'When each endorsed peer\'s registry was last fetched and verified (absent: never).',
     labelNames: ['peer'] as const,
     registers: [registry],
-    collect() {
+    collect () {
       this.reset();
-      for (const p of federation.peers().slice(0, MAX_PEER_SERIES)) if (p.lastSuccess !== undefined) this.set({ peer: p.endorsement.pubkey }, p.lastSuccess / 1000);
+      for (const p of federation.peers().slice(0, MAX_PEER_SERIES)) {
+        if (p.lastSuccess !== undefined) this.set({ peer: p.endorsement.pubkey }, p.lastSuccess / 1000);
+      }
     },
   });
   new Gauge({
@@ -177,10 +183,12 @@ export function createMetrics(sessions: SessionStore, catalog: Catalog, federati
     help: 'The registry version each endorsed peer serves here (always 1), by peer and version.',
     labelNames: ['peer', 'version'] as const,
     registers: [registry],
-    collect() {
+    collect () {
       this.reset();
       // A version is a label value: cut to a length any real one fits in.
-      for (const p of federation.peers().slice(0, MAX_PEER_SERIES)) if (p.copy !== undefined) this.set({ peer: p.endorsement.pubkey, version: p.copy.version.slice(0, 64) }, 1);
+      for (const p of federation.peers().slice(0, MAX_PEER_SERIES)) {
+        if (p.copy !== undefined) this.set({ peer: p.endorsement.pubkey, version: p.copy.version.slice(0, 64) }, 1);
+      }
     },
   });
   const showRegistry = (c: Catalog) => {
@@ -192,7 +200,7 @@ export function createMetrics(sessions: SessionStore, catalog: Catalog, federati
 
   return {
     registry,
-    request(route, body, status, seconds) {
+    request (route, body, status, seconds) {
       const { rpcMethod, tool } = route === '/mcp' ? rpcSummary(body) : {};
       const method = rpcMethod === undefined ? '' : METHODS.has(rpcMethod) ? rpcMethod : 'other';
       // Keys of bounded parts only: the route is Fastify's pattern, method and tool are from the sets above.
@@ -202,10 +210,10 @@ export function createMetrics(sessions: SessionStore, catalog: Catalog, federati
         requestCounts.add(`${method} ${toolLabel} ${status}`, () => ({ method, tool: toolLabel, status: String(status) }));
       }
     },
-    toolResult(tool, result) {
+    toolResult (tool, result) {
       if (tool === 'get_sources') matchCounts[result.isError ? 'no_match' : 'match']++;
     },
-    reloaded(outcome, current) {
+    reloaded (outcome, current) {
       reloads.inc({ result: outcome.ok ? 'success' : 'failure' });
       showRegistry(current);
     },
@@ -221,5 +229,5 @@ export const metricsPlugin = fp<{ metrics: Metrics }>(
     });
     app.get('/metrics', async (_request, reply) => reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()));
   },
-  { name: 'three-good-sources-metrics' },
+  { name: 'three-good-sources-metrics' }
 );

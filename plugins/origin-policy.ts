@@ -13,7 +13,7 @@ export interface OriginPolicyOptions extends Pick<Config, 'allowedOrigins' | 'al
 const LOCAL_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /** Localhost origins on any port, plus the configured ones. */
-export function originAllowed(origin: string, allowed: readonly string[]): boolean {
+export function originAllowed (origin: string, allowed: readonly string[]): boolean {
   if (!URL.canParse(origin)) return false;
   const url = new URL(origin);
   if (!/^https?:$/.test(url.protocol)) return false;
@@ -27,7 +27,7 @@ export function originAllowed(origin: string, allowed: readonly string[]): boole
  * is ::1, "::ffff:127.0.0.1" is IPv4-mapped loopback. A spelling missed here would silently turn
  * the Host check (the DNS-rebinding guard) off for a server that does listen on loopback.
  */
-export function isLoopback(host: string): boolean {
+export function isLoopback (host: string): boolean {
   const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
   const asUrlHost = bare.includes(':') ? `[${bare}]` : bare;
   const name = URL.canParse(`http://${asUrlHost}`) ? new URL(`http://${asUrlHost}`).hostname.replace(/\.$/, '') : '';
@@ -41,7 +41,7 @@ export function isLoopback(host: string): boolean {
 }
 
 /** A Host header naming this machine by a localhost name, or one of `allowed` (a proxy's public name), on any port. */
-export function hostAllowed(host: string | undefined, allowed: readonly string[] = []): boolean {
+export function hostAllowed (host: string | undefined, allowed: readonly string[] = []): boolean {
   if (host === undefined) return false;
   const hostname = hostnames.get(host, () => (URL.canParse(`http://${host}`) ? new URL(`http://${host}`).hostname : ''));
   return hostname !== '' && (LOCAL_HOSTNAMES.has(hostname) || isLoopback(hostname) || allowed.includes(hostname));
@@ -86,5 +86,5 @@ export const originPolicy = fp<OriginPolicyOptions>(
       maxAge: 600,
     });
   },
-  { name: 'three-good-sources-origin-policy' },
+  { name: 'three-good-sources-origin-policy' }
 );

@@ -73,8 +73,12 @@ export const pageRoutes: FastifyPluginAsync<PageRoutesOptions> = async (app, { c
     const query = Array.isArray(q) ? q[0] : q;
     const current = catalog();
     // The public list is for the front page only: a search result page is about its result.
-    const uncovered = demand?.public === true && demand.signal.recording && query === undefined ? await demand.signal.publicTopics(categoryNames(current)) : undefined;
-    const settings = demand === undefined ? undefined : { recording: demand.signal.recording, minClients: demand.minClients, windowDays: demand.windowDays, uncovered };
+    const uncovered = demand?.public === true && demand.signal.recording && query === undefined
+      ? await demand.signal.publicTopics(categoryNames(current))
+      : undefined;
+    const settings = demand === undefined
+      ? undefined
+      : { recording: demand.signal.recording, minClients: demand.minClients, windowDays: demand.windowDays, uncovered };
     const view = homeView(current, { baseUrl: baseUrl(request), query, asker: clientKey(request.ip), federation, demand: settings });
     if (view.search !== undefined && view.search.kind !== 'invalid' && askedByReader(request)) demand?.signal.record(view.search.asked, request.ip);
     return html(reply, view.search?.kind === 'invalid' ? 400 : 200, renderHome(view));

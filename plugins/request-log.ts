@@ -2,7 +2,7 @@ import fp from 'fastify-plugin';
 import { rpcSummary } from '../src/mcp/rpc-summary.js';
 
 /** The path without its query string: the page's search (`/?q=`) is what someone asked, never logged. */
-function pathOf(url: string): string {
+function pathOf (url: string): string {
   const q = url.indexOf('?');
   return q === -1 ? url : `${url.slice(0, q)}?…`;
 }
@@ -23,10 +23,10 @@ export const requestLog = fp(
       const rpc = rpcSummary(request.body);
       request.log.info(
         { method: request.method, url: pathOf(request.url), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100, ...rpc },
-        'request',
+        'request'
       );
       done();
     });
   },
-  { name: 'three-good-sources-request-log' },
+  { name: 'three-good-sources-request-log' }
 );

@@ -40,10 +40,9 @@ const QUERIES = (JSON.parse(readFileSync(join(root, 'test/fixtures/queries.json'
   .map((q) => q.query)
   .slice(0, 60);
 
-
 interface Running { target: Target; url: string; child: ChildProcess }
 
-async function start(target: Target): Promise<Running> {
+async function start (target: Target): Promise<Running> {
   const port = await freePort();
   const env = { ...process.env, PORT: String(port) };
   const command: Record<Target, string[]> = {
@@ -71,31 +70,31 @@ async function start(target: Target): Promise<Running> {
       await fetch(`${url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
       return { target, url, child };
     } catch {
-      await new Promise((r) => setTimeout(r, 100));
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
   throw new Error(`${target} did not start`);
 }
 
 /** CPU seconds (user + system) the process has used: steadier than req/s on a shared machine. */
-function cpuSeconds(child: ChildProcess): number {
+function cpuSeconds (child: ChildProcess): number {
   const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks of 1/100 s
 }
 
-function rssMb(child: ChildProcess): number {
+function rssMb (child: ChildProcess): number {
   const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
 }
 
-async function stop(r: Running): Promise<void> {
+async function stop (r: Running): Promise<void> {
   const exited = new Promise((resolve) => r.child.once('exit', resolve));
   r.child.kill('SIGTERM');
   await exited;
 }
 
 /** One legacy session, opened with the full handshake. */
-async function openSession(url: string): Promise<string> {
+async function openSession (url: string): Promise<string> {
   const res = await fetch(`${url}/mcp`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: ACCEPT },
@@ -113,7 +112,7 @@ async function openSession(url: string): Promise<string> {
 
 interface Check { failures: number; first?: string }
 
-function request(body: Record<string, unknown>, headers: Record<string, string>, check: Check, expectId: boolean): autocannon.Request {
+function request (body: Record<string, unknown>, headers: Record<string, string>, check: Check, expectId: boolean): autocannon.Request {
   const expect = body.method === 'initialize' ? 'init' : 'tool';
   return {
     method: 'POST',
@@ -140,7 +139,7 @@ function request(body: Record<string, unknown>, headers: Record<string, string>,
   } as autocannon.Request;
 }
 
-async function requests(r: Running, workload: Workload, check: Check): Promise<autocannon.Request[]> {
+async function requests (r: Running, workload: Workload, check: Check): Promise<autocannon.Request[]> {
   // The ceiling's canned reply echoes no id and holds no real result: only status and error are checked there.
   const expectId = r.target !== 'ceiling';
   const call = (i: number, name: string, args: Record<string, unknown>) => ({ jsonrpc: '2.0', id: `r${i}`, method: 'tools/call', params: { name, arguments: args } });
@@ -150,7 +149,7 @@ async function requests(r: Running, workload: Workload, check: Check): Promise<a
   }
   if (workload === 'modern') {
     return QUERIES.map((q, i) =>
-      request({ ...call(i, 'get_sources', { query: q }), params: { name: 'get_sources', arguments: { query: q }, _meta: META } }, { 'mcp-protocol-version': V26, 'mcp-method': 'tools/call', 'mcp-name': 'get_sources' }, check, expectId),
+      request({ ...call(i, 'get_sources', { query: q }), params: { name: 'get_sources', arguments: { query: q }, _meta: META } }, { 'mcp-protocol-version': V26, 'mcp-method': 'tools/call', 'mcp-name': 'get_sources' }, check, expectId)
     );
   }
   const session = r.target === 'ceiling' ? 'none' : await openSession(r.url);
@@ -159,13 +158,13 @@ async function requests(r: Running, workload: Workload, check: Check): Promise<a
   // mixed: 70% get_sources, 10% each of the other three.
   const others = ['list_categories', 'get_provenance', 'get_endorsements'];
   return Array.from({ length: 100 }, (_, i) =>
-    i % 10 < 7 ? request(call(i, 'get_sources', { query: QUERIES[i % QUERIES.length]! }), headers, check, expectId) : request(call(i, others[(i % 10) - 7]!, {}), headers, check, expectId),
+    i % 10 < 7 ? request(call(i, 'get_sources', { query: QUERIES[i % QUERIES.length]! }), headers, check, expectId) : request(call(i, others[(i % 10) - 7]!, {}), headers, check, expectId)
   );
 }
 
 interface Sample { rps: number; p50: number; p99: number; rss: number; cpuMicros: number; failures: number; first?: string }
 
-async function measure(r: Running, workload: Workload, options: { duration?: number; amount?: number; rate?: number } = {}): Promise<Sample> {
+async function measure (r: Running, workload: Workload, options: { duration?: number; amount?: number; rate?: number } = {}): Promise<Sample> {
   const check: Check = { failures: 0 };
   const list = await requests(r, workload, check);
   const cpuBefore = cpuSeconds(r.child);
@@ -180,7 +179,15 @@ async function measure(r: Running, workload: Workload, options: { duration?: num
   });
   const cpuMicros = ((cpuSeconds(r.child) - cpuBefore) * 1e6) / Math.max(1, result.requests.total);
   const failures = check.failures + result.errors + result.timeouts;
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, rss: rssMb(r.child), cpuMicros, failures, ...(check.first ? { first: check.first } : {}) };
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    rss: rssMb(r.child),
+    cpuMicros,
+    failures,
+    ...(check.first ? { first: check.first } : {}),
+  };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -259,7 +266,7 @@ for (const workload of WORKLOADS) {
         ? '| | | | | | |'
         : `| ${rates.get(workload)} | ${median(atRate.map((s) => s.p50))} | ${median(atRate.map((s) => s.p99))} | ${(median(atRate.map((s) => s.p99)) / ceilingFixedP99).toFixed(2)} | ${fixedCpu.toFixed(0)} | ${(ceilingFixedCpu / fixedCpu).toFixed(2)} |`;
     console.log(
-      `| ${workload} | ${target} | ${rps.toFixed(0)} | ${(rps / ceiling).toFixed(2)} | ${cpu.toFixed(0)} | ${(ceilingCpu / cpu).toFixed(2)} | ${median(list.map((s) => s.p50))} | ${median(list.map((s) => s.p99))} ${rateCells} ${median(list.map((s) => s.rss)).toFixed(0)} | ${failures} |`,
+      `| ${workload} | ${target} | ${rps.toFixed(0)} | ${(rps / ceiling).toFixed(2)} | ${cpu.toFixed(0)} | ${(ceilingCpu / cpu).toFixed(2)} | ${median(list.map((s) => s.p50))} | ${median(list.map((s) => s.p99))} ${rateCells} ${median(list.map((s) => s.rss)).toFixed(0)} | ${failures} |`
     );
   }
 }

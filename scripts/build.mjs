@@ -26,7 +26,7 @@ const STAMP = join(root, 'dist', '.sources');
 const ENTRY = join(root, 'dist', 'src', 'cli', 'main.js');
 
 /** Every input of the build: the sources and the compiler settings. */
-function inputs() {
+function inputs () {
   const files = [];
   const walk = (dir) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -41,7 +41,7 @@ function inputs() {
 }
 
 /** What the sources are now: each file's path, size and modification time, hashed (a file added or removed counts too). */
-function fingerprint() {
+function fingerprint () {
   const hash = createHash('sha256');
   for (const file of inputs()) {
     const { size, mtimeMs } = statSync(file);

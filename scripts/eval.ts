@@ -18,7 +18,7 @@ const root = projectRoot();
 const meaning = meaningFromEnv();
 
 /** One folder of test/fixtures/registries: its registry and its labelled queries. */
-function readFolder(dir: string, name: string): { registry: Registry; queries: LabelledQuery[] } {
+function readFolder (dir: string, name: string): { registry: Registry; queries: LabelledQuery[] } {
   const check = registryFromBytes(readFileSync(join(dir, name, 'registry.json')), rulesFromEnv());
   if (!check.ok) throw new Error(`${name}: ${check.problems.join('; ')}`);
   const { registry } = check;
@@ -38,7 +38,7 @@ const registry = await loadRegistry(registryFile, rulesFromEnv());
 const matcher = buildMatcher(registry, undefined, { meaning });
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
-function print(name: string, r: Report): void {
+function print (name: string, r: Report): void {
   console.log(`\n== ${name}: ${r.total} queries (${r.onTopic.total} on-topic, ${r.rejections.total} must not match)`);
   console.log(`top-1 accuracy on-topic  ${pct(r.top1)}  (${r.onTopic.correct}/${r.onTopic.total})`);
   console.log(`correct rejections       ${pct(r.rejectionRate)}  (${r.rejections.correct}/${r.rejections.total})`);
@@ -99,7 +99,10 @@ if (registriesDir !== undefined) {
   }
   /** The measures over every registry's queries together, with the given rules. */
   const pooled = (rules: MatcherRules) => {
-    const m = pooledReport(loaded.map(({ reg, set }) => ({ report: evaluateRegistry(buildMatcher(reg, rules.threshold, { rules, meaning }), set), queries: set })));
+    const m = pooledReport(loaded.map(({ reg, set }) => ({
+      report: evaluateRegistry(buildMatcher(reg, rules.threshold, { rules, meaning }), set),
+      queries: set,
+    })));
     return { first: m.firstAnswer, declined: m.declined, wrong: m.confidentWrong, within: m.withinTwoCalls };
   };
   const base = pooled(RULES);
@@ -144,7 +147,7 @@ if (process.argv.includes('--tune-only')) {
  * Median microseconds per query: on the first pass (nothing remembered yet), on variants of
  * queries already seen (other case and punctuation: the same content words) and on repeats.
  */
-function medianMicros(m: Matcher, list: readonly string[], passes = 5): { first: number; variant: number; later: number } {
+function medianMicros (m: Matcher, list: readonly string[], passes = 5): { first: number; variant: number; later: number } {
   const samples = { first: [] as number[], variant: [] as number[], later: [] as number[] };
   const time = (q: string, into: number[]) => {
     const start = performance.now();
@@ -163,7 +166,7 @@ console.log('\n== speed');
 const shipped = medianMicros(buildMatcher(registry, undefined, { meaning }), [...queries, ...fresh].map((q) => q.query), 20);
 console.log(
   `shipped registry (${Object.keys(registry.categories).length} categories): median ${shipped.first.toFixed(1)} µs per query on a fresh matcher's first pass, ` +
-    `${shipped.variant.toFixed(1)} µs for a variant of a query seen before (other case and punctuation), ${shipped.later.toFixed(1)} µs for a repeat`,
+    `${shipped.variant.toFixed(1)} µs for a variant of a query seen before (other case and punctuation), ${shipped.later.toFixed(1)} µs for a repeat`
 );
 
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -179,7 +182,7 @@ const bigMedian = medianMicros(big, generated.queries).first;
 const hits = generated.queries.filter((q) => big.match(q).kind === 'match').length;
 console.log(
   `generated registry (1000 categories, ${generated.queries.length} queries): index built once in ${buildMs.toFixed(0)} ms, ` +
-    `${gc ? `${heapMb.toFixed(1)} MB of heap` : 'heap not measured (run with --expose-gc)'}, median ${(bigMedian / 1000).toFixed(3)} ms per query, ${hits} matched`,
+    `${gc ? `${heapMb.toFixed(1)} MB of heap` : 'heap not measured (run with --expose-gc)'}, median ${(bigMedian / 1000).toFixed(3)} ms per query, ${hits} matched`
 );
 // Issue 30: a query's cost grows with what it matches, not with the number of categories: 10,000, words alone.
 {
@@ -193,7 +196,7 @@ console.log(
  * What one query costs the first time (a fresh matcher each time, so nothing is remembered),
  * the median of several tries: the labelled queries' median against each adversarial query.
  */
-function firstPassMicros(query: string, tries = 7): number {
+function firstPassMicros (query: string, tries = 7): number {
   const samples: number[] = [];
   for (let i = 0; i < tries; i++) {
     const m = buildMatcher(registry, undefined, { meaning });
@@ -211,6 +214,6 @@ const worst = costs[0]!;
 console.log('\n== same cost for every query (test/fixtures/queries-adversarial.json)');
 console.log(
   `labelled queries, first pass: median ${normalMedian.toFixed(1)} µs; adversarial (${adversarial.length}): worst ${worst.us.toFixed(1)} µs = ` +
-    `${(worst.us / normalMedian).toFixed(2)} x the median (target at most 5 x)`,
+    `${(worst.us / normalMedian).toFixed(2)} x the median (target at most 5 x)`
 );
 for (const { q, us } of costs.slice(0, 3)) console.log(`  ${us.toFixed(1)} µs (${(us / normalMedian).toFixed(2)} x): ${JSON.stringify(q.slice(0, 60))}...`);

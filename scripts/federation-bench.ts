@@ -68,7 +68,7 @@ const delay = monitorEventLoopDelay({ resolution: 10 });
 delay.enable();
 const refreshStart = performance.now();
 federation.start();
-while (federation.peers().some((p) => p.copy === undefined && p.lastError === undefined)) await new Promise((r) => setTimeout(r, 20));
+while (federation.peers().some((p) => p.copy === undefined && p.lastError === undefined)) await new Promise((resolve) => setTimeout(resolve, 20));
 const refreshMs = performance.now() - refreshStart;
 // Then the shared spelling index over every copy, rebuilt once the copies stop changing.
 await federation.idle();

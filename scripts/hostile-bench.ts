@@ -29,9 +29,8 @@ const root = projectRoot();
 const quick = process.env.BENCH_QUICK === '1';
 const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-
 /** 1,000 categories, padded towards the 5 MiB a peer may send. */
-function bigRegistry(pubkey: string, version: string): Registry {
+function bigRegistry (pubkey: string, version: string): Registry {
   const { registry } = generateRegistry(1000, 7);
   const categories = Object.fromEntries(Object.entries(registry.categories).map(([slug, c]) => [slug, { ...c, description: `${c.description} ${'lorem ipsum dolor '.repeat(150)}` }]));
   return { ...registry, version, curator: { name: 'Big', pubkey }, categories };
@@ -43,7 +42,6 @@ const kinds = {
   big: (pubkey: string, version: string) => bigRegistry(pubkey, version),
 };
 const peers = Object.entries(kinds).map(([name, make]) => ({ name, key: generateKey().key, make }));
-
 
 console.log(`# npm run bench:hostile (${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${quick ? 'quick' : 'full'})`);
 const served = await peerServer();
@@ -61,7 +59,14 @@ console.log(`hostile peers at the limits: ${sizes.join(', ')}`);
   const events: PeerEvent[] = [];
   let now = Date.now();
   const endorsements: Endorsement[] = peers.map((p, i) => ({ pubkey: p.key.publicKey, url: `${served.url}/p/${i}`, name: p.name, since: '2026-11-26' }));
-  const federation = new Federation({ refreshMs: 1000, cacheDir: undefined, allowLoopbackHttp: true, matchThreshold: 0.45, onEvent: (e) => events.push(e), now: () => now });
+  const federation = new Federation({
+    refreshMs: 1000,
+    cacheDir: undefined,
+    allowLoopbackHttp: true,
+    matchThreshold: 0.45,
+    onEvent: (e) => events.push(e),
+    now: () => now,
+  });
   federation.setPeers(endorsements);
   const waitFor = async (count: number) => {
     for (let i = 0; i < 1200 && events.length < count; i++) await sleep(50);
@@ -89,14 +94,13 @@ console.log(`hostile peers at the limits: ${sizes.join(', ')}`);
 
 // 2. A real server, over HTTP.
 
-
 /**
  * What a query costs the first time it is seen: the median of three runs, each made new by an
  * unknown word of its own (so nothing is remembered), which keeps a pause of the collector during
  * one run from being taken for the cost of the query.
  */
 let fresh = 0;
-async function costOf(address: string, query: string): Promise<number> {
+async function costOf (address: string, query: string): Promise<number> {
   const samples: number[] = [];
   for (let i = 0; i < 3; i++) {
     const start = performance.now();
@@ -131,7 +135,7 @@ const medianMs = median(ordinaryMs);
 const worst = Math.max(...craftedMs);
 console.log(
   `each query the first time it is seen (median of 3 runs): ordinary queries median ${medianMs.toFixed(2)} ms, worst ${Math.max(...ordinaryMs).toFixed(2)} ms; ` +
-    `crafted queries median ${median(craftedMs).toFixed(2)} ms, worst ${worst.toFixed(2)} ms = ${(worst / medianMs).toFixed(2)} x the ordinary median (target at most 5 x)`,
+    `crafted queries median ${median(craftedMs).toFixed(2)} ms, worst ${worst.toFixed(2)} ms = ${(worst / medianMs).toFixed(2)} x the ordinary median (target at most 5 x)`
 );
 
 const rssOf = async (server: Awaited<ReturnType<typeof startServer>>) => {
@@ -146,7 +150,7 @@ const benignRss = await rssOf(benign);
 benign.child.kill();
 console.log(
   `RSS after ${crafted.length} crafted queries: hostile peers ${hostileRss.before.toFixed(0)} -> ${hostileRss.after.toFixed(0)} MB, ordinary peers of the same sizes and word counts ${benignRss.before.toFixed(0)} -> ${benignRss.after.toFixed(0)} MB: ` +
-    `${(hostileRss.after - benignRss.after).toFixed(0)} MB more than the benign case (target at most 50 MB more)`,
+    `${(hostileRss.after - benignRss.after).toFixed(0)} MB more than the benign case (target at most 50 MB more)`
 );
 
 // 3. One client at the rate limit (600 a minute: 10 a second) sending crafted queries; another asking get_sources.

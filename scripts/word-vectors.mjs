@@ -21,7 +21,7 @@ const WORDS = 100_000;
 const SIF_A = 1e-3;
 
 /** The file's layout: u32 header length, JSON header, the words joined by "\n", float32 scales, int8 vectors. */
-export function wordVectorsBytes(json) {
+export function wordVectorsBytes (json) {
   const { words, vectors, dimensions } = json;
   const kept = [];
   for (let rank = 0; rank < words.length && kept.length < WORDS; rank++) {
@@ -49,7 +49,7 @@ export function wordVectorsBytes(json) {
 }
 
 /** Writes `out` unless it is there already; throws with a plain message when the package is missing or not the pinned one. */
-export function buildWordVectors(root, out) {
+export function buildWordVectors (root, out) {
   if (existsSync(out)) return false;
   const file = join(root, 'node_modules', SOURCE);
   if (!existsSync(file)) throw new Error(`${SOURCE} is missing: run npm install (it is a devDependency)`);

@@ -41,7 +41,7 @@ declare module 'fastify' {
   }
 }
 
-function sessionStore(config: Config, log: () => FastifyBaseLogger | undefined): Promise<SessionStore> | SessionStore {
+function sessionStore (config: Config, log: () => FastifyBaseLogger | undefined): Promise<SessionStore> | SessionStore {
   const limits = { ttlMs: config.sessionTtlMs, maxSessions: config.maxSessions };
   // An operator at LOG_LEVEL=warn must see an outage begin and end: one line each, not one per retry.
   const onAvailability = (event: AvailabilityEvent) =>
@@ -54,7 +54,7 @@ function sessionStore(config: Config, log: () => FastifyBaseLogger | undefined):
 }
 
 /** One line per peer event: a refusal or failure names the peer and the reason. */
-function federationLog(log: FastifyBaseLogger | undefined, event: PeerEvent): void {
+function federationLog (log: FastifyBaseLogger | undefined, event: PeerEvent): void {
   const peer = { name: event.peer.name, pubkey: event.peer.pubkey, url: event.peer.url };
   if (event.kind === 'updated') log?.info({ peer, version: event.version }, 'peer registry verified and in use');
   else {
@@ -66,7 +66,7 @@ function federationLog(log: FastifyBaseLogger | undefined, event: PeerEvent): vo
 }
 
 /** host:port of a Redis URL: never its password. */
-function redisAddress(url: string): string {
+function redisAddress (url: string): string {
   const { hostname, port } = new URL(url);
   return `${hostname}:${port || '6379'}`;
 }
@@ -78,7 +78,7 @@ function redisAddress(url: string): string {
  * checks both only every connectionsCheckingInterval (30 s by default): a body sent a byte a
  * second with REQUEST_TIMEOUT_MS=5000 was answered 408 after 88 s.
  */
-function requestTimeouts({ requestTimeoutMs }: Config): ServerOptions {
+function requestTimeouts ({ requestTimeoutMs }: Config): ServerOptions {
   // Node's default rule (the smaller of 60 s and requestTimeout), kept when requestTimeout is 0
   // ("no limit"), so that headers must still arrive in time.
   const headersTimeout = requestTimeoutMs > 0 ? Math.min(60_000, requestTimeoutMs) : 60_000;
@@ -115,7 +115,7 @@ export const app: FastifyPluginAsync<AppParts> = async (instance, { config, hold
   // Set before any plugin so that every route inherits it: no stack trace or detail on the wire.
   instance.setErrorHandler(handleError);
   instance.setNotFoundHandler((request, reply) =>
-    reply.code(404).send(plainError(404, `No route for ${request.method} ${request.url.split('?')[0]!.slice(0, 200)}`)),
+    reply.code(404).send(plainError(404, `No route for ${request.method} ${request.url.split('?')[0]!.slice(0, 200)}`))
   );
   instance.addHook('onClose', async () => {
     federation.stop();
@@ -168,7 +168,7 @@ export const app: FastifyPluginAsync<AppParts> = async (instance, { config, hold
  * instance and registers the app. The one way in, for the server entry and for the tests.
  * Throws RegistryError (bad registry) or RedisUnreachable (REDIS_URL set, Redis down).
  */
-export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
+export async function buildApp (config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
   const rules = { allowLoopbackHttp: config.federationAllowLoopbackHttp };
   const signing = await chooseSigning({ registryFile: config.registryPath, pubkey: config.curatorPubkey, seed: config.curatorSeed, rules });
   // Read once and shared by our registry and every peer's: about 25 MB, never per request.
@@ -176,15 +176,15 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const load = (served?: Catalog) => prepareCatalog(config.registryPath, signing, config.matchThreshold, { served, rules, meaning });
   const holder = new CatalogHolder(await load(), load);
   // The store is opened before the Fastify instance exists; its log lines go to the instance's logger.
-  let logger: FastifyBaseLogger | undefined;
-  const sessions = await sessionStore(config, () => logger);
+  const log: { to?: FastifyBaseLogger } = {};
+  const sessions = await sessionStore(config, () => log.to);
   const federation = new Federation({
     refreshMs: config.federationRefreshMs,
     cacheDir: config.federationCacheDir,
     allowLoopbackHttp: config.federationAllowLoopbackHttp,
     matchThreshold: config.matchThreshold,
     meaning,
-    onEvent: (event) => federationLog(logger, event),
+    onEvent: (event) => federationLog(log.to, event),
   });
   federation.setPeers(holder.current().registry.endorsements);
   const metrics = createMetrics(sessions, holder.current(), federation);
@@ -215,7 +215,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     // A malformed URL (GET /%) answers in the same shape as any other non-MCP error.
     frameworkErrors: (error, request, reply) => sendFailure(request, reply, failureOf(error)),
   });
-  logger = instance.log;
+  log.to = instance.log;
   // Disk copies only (never a peer): a restarted server answers from its peers at once.
   await federation.loadCache();
   if (config.demandSignal && config.redisUrl !== undefined && config.demandSecret === undefined) {
@@ -225,13 +225,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   if (signing.mode === 'ephemeral' && config.redisUrl !== undefined) {
     // REDIS_URL means replicas: each would make its own key, and agents would see one registry under as many keys and digests.
     instance.log.warn(
-      'REDIS_URL is set (replicas share sessions) but no curator key is: each replica signs with a key of its own, so agents see the same registry under different keys and signatures; give every replica the same CURATOR_PUBKEY (a curator-signed registry) or CURATOR_KEY_FILE (see Several replicas in docs/operators.md)',
+      'REDIS_URL is set (replicas share sessions) but no curator key is: each replica signs with a key of its own, so agents see the same registry under different keys and signatures; give every replica the same CURATOR_PUBKEY (a curator-signed registry) or CURATOR_KEY_FILE (see Several replicas in docs/operators.md)'
     );
   }
   if (signing.mode === 'ephemeral') {
     instance.log.warn(
       { publicKey },
-      'NO CURATOR KEY CONFIGURED: signing the registry with an ephemeral key; signatures and the public key will change on restart, and they prove nothing about any curator. In production the curator signs offline (npx three-good-sources keygen, then sign) and the server gets only the public key: set CURATOR_PUBKEY (see "The production path" in docs/curators.md).',
+      'NO CURATOR KEY CONFIGURED: signing the registry with an ephemeral key; signatures and the public key will change on restart, and they prove nothing about any curator. In production the curator signs offline (npx three-good-sources keygen, then sign) and the server gets only the public key: set CURATOR_PUBKEY (see "The production path" in docs/curators.md).'
     );
   }
   const serverVersion = packageVersion();
@@ -248,7 +248,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         signing: { mode: signing.mode, publicKey, ...(signing.mode === 'curator' ? { keySource: signing.keySource } : {}) },
         sessionStore: redis === undefined ? { kind: 'memory' } : { kind: 'redis', address: redis },
       },
-      `serving registry ${registry.version} (${categories} categories) on ${instance.listeningOrigin}, ${SIGNED_BY[signing.mode]} ${publicKey}, sessions in ${redis === undefined ? 'memory' : `redis at ${redis}`}`,
+      `serving registry ${registry.version} (${categories} categories) on ${instance.listeningOrigin}, ${SIGNED_BY[signing.mode]} ${publicKey}, sessions in ${redis === undefined ? 'memory' : `redis at ${redis}`}`
     );
     done();
   });

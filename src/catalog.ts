@@ -31,7 +31,7 @@ export interface Catalog {
 
 const NO_HISTORY = Buffer.from('[]\n');
 
-async function read(file: string): Promise<Buffer | undefined> {
+async function read (file: string): Promise<Buffer | undefined> {
   try {
     return await readIfPresent(file);
   } catch (err) {
@@ -52,14 +52,19 @@ export interface PrepareOptions {
   readonly meaning?: WordVectors | undefined;
 }
 
-export async function prepareCatalog(file: string, signing: Signing, matchThreshold: number, { served, rules, meaning }: PrepareOptions = {}): Promise<Catalog> {
+export async function prepareCatalog (
+  file: string,
+  signing: Signing,
+  matchThreshold: number,
+  { served, rules, meaning }: PrepareOptions = {}
+): Promise<Catalog> {
   const loaded = await loadRegistry(file, rules);
   const files = signedFiles(file);
   const signatureBytes = await read(files.signature);
   if (signing.mode !== 'curator') {
     if (signatureBytes !== undefined) {
       throw new SigningError(
-        `${basename(files.signature)} appeared: this server was started to sign the registry itself (${signing.mode} key); restart it to serve the curator's signature`,
+        `${basename(files.signature)} appeared: this server was started to sign the registry itself (${signing.mode} key); restart it to serve the curator's signature`
       );
     }
     const registry = bindCurator(loaded, signing.key.publicKey, file);
@@ -79,7 +84,7 @@ export async function prepareCatalog(file: string, signing: Signing, matchThresh
     loaded,
     { registryFile: file, signatureFile: files.signature, historyFile: files.history, signatureBytes, historyBytes: await read(files.history) },
     signing.publicKey,
-    signing.keySource,
+    signing.keySource
   );
   if (!check.ok) throw new SigningError(check.problem);
   if (served !== undefined) refuseRollback(served.history, check.signed.history, basename(files.history));
@@ -103,13 +108,13 @@ export async function prepareCatalog(file: string, signing: Signing, matchThresh
  * sumdb client requires of a log: otherwise anyone who can write the files could roll the
  * server back to an older signed version, or to another signed branch, with a SIGHUP.
  */
-function refuseRollback(served: readonly HistoryEntry[], next: readonly HistoryEntry[], name: string): void {
+function refuseRollback (served: readonly HistoryEntry[], next: readonly HistoryEntry[], name: string): void {
   const head = served[served.length - 1];
   if (head === undefined) return;
   const at = next[served.length - 1];
   if (at !== undefined && entryHash(at) === entryHash(head)) return;
   throw new SigningError(
-    `${name}: reload refused: its history does not extend the one being served (version ${head.version}, ${served.length} entries): a rollback to an older version or a rewritten history; restart the server to serve it deliberately`,
+    `${name}: reload refused: its history does not extend the one being served (version ${head.version}, ${served.length} entries): a rollback to an older version or a rewritten history; restart the server to serve it deliberately`
   );
 }
 
@@ -128,16 +133,16 @@ export class CatalogHolder {
   readonly #load: (served: Catalog) => Promise<Catalog>;
 
   /** `load` builds the next catalog; it is given the one being served, which a reload must not roll back. */
-  constructor(initial: Catalog, load: (served: Catalog) => Promise<Catalog>) {
+  constructor (initial: Catalog, load: (served: Catalog) => Promise<Catalog>) {
     this.#current = initial;
     this.#load = load;
   }
 
-  current(): Catalog {
+  current (): Catalog {
     return this.#current;
   }
 
-  reload(): Promise<ReloadOutcome> {
+  reload (): Promise<ReloadOutcome> {
     const next = this.#queue.then(async (): Promise<ReloadOutcome> => {
       try {
         const catalog = await this.#load(this.#current);
@@ -154,6 +159,6 @@ export class CatalogHolder {
 }
 
 /** This registry's category names by slug, as served now: what the demand report and the page's public list name categories by. */
-export function categoryNames(catalog: Catalog): ReadonlyMap<string, string> {
+export function categoryNames (catalog: Catalog): ReadonlyMap<string, string> {
   return new Map(Object.entries(catalog.registry.categories).map(([slug, c]) => [slug, c.name]));
 }

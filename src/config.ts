@@ -203,12 +203,12 @@ const SCHEMA = {
     NAMES.map((name) => {
       const v: Variable = VARIABLES[name];
       return [name, v.default === undefined ? v.rule : { ...v.rule, default: v.default }];
-    }),
+    })
   ),
 };
 
 /** The mapping to what the app uses: the one place where the names of Config are declared. */
-function toConfig(v: Checked, report: Report) {
+function toConfig (v: Checked, report: Report) {
   return {
     host: parseHost(v.HOST, report),
     port: v.PORT,
@@ -271,7 +271,7 @@ export interface Config extends Readonly<ReturnType<typeof toConfig>> {}
 /** A configuration that must stop start-up: one line per variable, naming it and the rule. */
 export class ConfigError extends StartupError {
   readonly problems: readonly string[];
-  constructor(problems: readonly string[]) {
+  constructor (problems: readonly string[]) {
     super('THREEGS_CONFIG', problems.map((p) => `invalid configuration: ${p}`).join('\n'));
     this.name = 'ConfigError';
     this.problems = problems;
@@ -283,7 +283,7 @@ export class ConfigError extends StartupError {
  * their defaults (compose files and systemd units leave variables empty). Every invalid variable
  * is reported, not only the first.
  */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
   const data: Partial<Record<Name, string>> = {};
   for (const name of NAMES) {
     const value = env[name]?.trim();
@@ -299,7 +299,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 }
 
 /** Coerces and checks with env-schema; an invalid variable is reported, then left at its default. */
-function check(data: Partial<Record<Name, string>>, report: Report): Checked {
+function check (data: Partial<Record<Name, string>>, report: Report): Checked {
   // env: false: only `data`, never process.env (env-schema would merge it underneath).
   const run = () => envSchema<Checked>({ schema: SCHEMA, data, env: false, dotenv: false });
   try {
@@ -317,7 +317,7 @@ function check(data: Partial<Record<Name, string>>, report: Report): Checked {
   }
 }
 
-function redisUrl(text: string | undefined, report: Report): string | undefined {
+function redisUrl (text: string | undefined, report: Report): string | undefined {
   if (text === undefined) return undefined;
   const url = URL.canParse(text) ? new URL(text) : undefined;
   if (url === undefined || !/^rediss?:$/.test(url.protocol)) {
@@ -331,7 +331,7 @@ function redisUrl(text: string | undefined, report: Report): string | undefined 
 const quoted = (items: string[]): string => items.map((i) => `"${i}"`).join(', ');
 
 /** Addresses or CIDR ranges; Fastify 5.12 refuses a bare hop count, so we never pass one. */
-function parseTrustProxy(list: string, report: Report): readonly string[] {
+function parseTrustProxy (list: string, report: Report): readonly string[] {
   const entries = list.split(',').map((s) => s.trim()).filter(Boolean);
   const bad = entries.filter((entry) => {
     const [address, bits, extra] = entry.split('/');
@@ -344,7 +344,7 @@ function parseTrustProxy(list: string, report: Report): readonly string[] {
 }
 
 /** Host names as a proxy passes them: letters, digits, hyphens and dots, no scheme, port or path. */
-function parseHosts(list: string, report: Report): readonly string[] {
+function parseHosts (list: string, report: Report): readonly string[] {
   const items = list.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
   const valid = (h: string) => h.length <= 253 && /^(?=.*[a-z])[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/.test(h);
   const bad = items.filter((h) => !valid(h));
@@ -353,13 +353,13 @@ function parseHosts(list: string, report: Report): readonly string[] {
 }
 
 /** An IP address or a host name: what the server can listen on. Checked here, with the others, not after start-up's first log lines. */
-function parseHost(host: string, report: Report): string {
+function parseHost (host: string, report: Report): string {
   const name = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$/;
   if (isIP(host) === 0 && !name.test(host)) report('HOST', `HOST must be an IP address or a host name, e.g. 127.0.0.1, 0.0.0.0, ::1 or localhost (got "${host}")`);
   return host;
 }
 
-function parsePublicUrl(value: string | undefined, report: Report): string | undefined {
+function parsePublicUrl (value: string | undefined, report: Report): string | undefined {
   if (value === undefined) return undefined;
   const url = URL.canParse(value) ? new URL(value) : undefined;
   if (url !== undefined && /^https?:$/.test(url.protocol) && url.origin === value.replace(/\/$/, '')) return url.origin;
@@ -367,7 +367,7 @@ function parsePublicUrl(value: string | undefined, report: Report): string | und
   return undefined;
 }
 
-function parseOrigins(list: string, report: Report): readonly string[] {
+function parseOrigins (list: string, report: Report): readonly string[] {
   const items = list.split(',').map((s) => s.trim()).filter(Boolean);
   const origin = (item: string): string | undefined => {
     const url = URL.canParse(item) ? new URL(item) : undefined;
@@ -378,7 +378,7 @@ function parseOrigins(list: string, report: Report): readonly string[] {
   return items.map(origin).filter((o) => o !== undefined);
 }
 
-function curatorPubkey(pubkey: string | undefined, secret: string | undefined, report: Report): string | undefined {
+function curatorPubkey (pubkey: string | undefined, secret: string | undefined, report: Report): string | undefined {
   if (pubkey === undefined) return undefined;
   if (decodePublicKey(pubkey) === undefined) {
     report('CURATOR_PUBKEY', `CURATOR_PUBKEY must be a z-base-32 Ed25519 public key, ${PUBLIC_KEY_LENGTH} characters, as keygen prints it (got "${pubkey}")`);
@@ -393,7 +393,7 @@ function curatorPubkey(pubkey: string | undefined, secret: string | undefined, r
 
 const SEED_RULE = 'must be 64 hexadecimal characters (the 32-byte Ed25519 seed that keygen writes)';
 
-function curatorSeed(secret: string | undefined, file: string | undefined, report: Report): Buffer | undefined {
+function curatorSeed (secret: string | undefined, file: string | undefined, report: Report): Buffer | undefined {
   if (secret !== undefined && file !== undefined) {
     report('CURATOR_SECRET_KEY', 'set CURATOR_SECRET_KEY or CURATOR_KEY_FILE, not both');
     return undefined;

@@ -6,9 +6,8 @@
 export class StartupError extends Error {
   readonly code: string;
 
-  constructor(code: string, message: string) {
+  constructor (code: string, message: string) {
     super(message);
     this.code = code;
   }
 }
-

@@ -8,7 +8,7 @@ const PACKAGE_NAME = 'three-good-sources';
  * The folder holding our package.json. Found by walking up because this file runs both from
  * src/ (tests, tsx) and from dist/src/ (production), at different depths.
  */
-export function projectRoot(start = dirname(fileURLToPath(import.meta.url))): string {
+export function projectRoot (start = dirname(fileURLToPath(import.meta.url))): string {
   let dir = start;
   for (;;) {
     try {
@@ -24,13 +24,13 @@ export function projectRoot(start = dirname(fileURLToPath(import.meta.url))): st
 }
 
 /** This server's version, from package.json. */
-export function packageVersion(root = projectRoot()): string {
+export function packageVersion (root = projectRoot()): string {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
   return pkg.version;
 }
 
 /** The name this server is listed under in the MCP Registry (package.json's mcpName, as the registry checks it). */
-export function registryName(root = projectRoot()): string {
+export function registryName (root = projectRoot()): string {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { mcpName: string };
   return pkg.mcpName;
 }

@@ -6,8 +6,10 @@ import { buildApp } from './app.js';
 import { loadConfig, type Config } from './config.js';
 import { StartupError } from './errors.js';
 
+type App = Awaited<ReturnType<typeof buildApp>>;
+
 /** Process entry only: configuration, the app, listening, reloads and a graceful exit. */
-async function main(): Promise<void> {
+async function main (): Promise<void> {
   const config = loadConfig();
   const app = await buildApp(config);
   // SIGTERM/SIGINT: stop accepting, finish what is in flight, close the session store, exit 0;
@@ -29,16 +31,16 @@ async function main(): Promise<void> {
       const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
       await app.close();
       clearInterval(sweep);
-    },
+    }
   );
   // SIGHUP: re-read the registry; a bad file is logged and the previous registry stays.
-  process.on('SIGHUP', () => void app.reloadRegistry());
+  process.on('SIGHUP', () => { void app.reloadRegistry(); });
   await listen(app, config);
   if (config.pidFile !== undefined) writePidFile(config.pidFile);
 }
 
 /** Listening, with the failures an operator causes (port taken, wrong address) said in one line. */
-async function listen(app: Awaited<ReturnType<typeof buildApp>>, { host, port }: Config): Promise<void> {
+async function listen (app: App, { host, port }: Config): Promise<void> {
   try {
     await app.listen({ host, port });
   } catch (err) {
@@ -56,7 +58,7 @@ async function listen(app: Awaited<ReturnType<typeof buildApp>>, { host, port }:
  * `npm start` the parent is npm, which a SIGHUP kills while the server goes on unreloaded.
  * Written once listening; removed at exit unless another server has taken the file over since.
  */
-function writePidFile(file: string): void {
+function writePidFile (file: string): void {
   try {
     writeFileSync(file, `${process.pid}\n`);
   } catch (err) {
@@ -74,6 +76,9 @@ function writePidFile(file: string): void {
 main().catch((err: unknown) => {
   // Start-up problems are the operator's to fix: plain lines (one per problem), no stack trace.
   const message = err instanceof StartupError ? err.message : `cannot start: ${err instanceof Error ? err.message : String(err)}`;
-  process.stderr.write(message.split('\n').map((line) => `three-good-sources: ${line}\n`).join(''));
+  // Written at exit, after the log lines still buffered: pino's destination writes them in its
+  // own exit listener, registered earlier, so the last line says why the process stops (a
+  // PID_FILE that cannot be written comes after "listening", not before).
+  process.once('exit', () => process.stderr.write(message.split('\n').map((line) => `three-good-sources: ${line}\n`).join('')));
   process.exit(1);
 });

@@ -15,7 +15,7 @@ export const OwnErrorCode = {
 } as const;
 
 /** An error a hook or parser raises with one of our codes, for `failureOf` to map. */
-export function ownError(code: (typeof OwnErrorCode)[keyof typeof OwnErrorCode], message = code): FastifyError {
+export function ownError (code: (typeof OwnErrorCode)[keyof typeof OwnErrorCode], message = code): FastifyError {
   return Object.assign(new Error(message), { code, name: 'ThreeGoodSourcesError' });
 }
 
@@ -24,7 +24,7 @@ export function ownError(code: (typeof OwnErrorCode)[keyof typeof OwnErrorCode],
  * syntax, rate limits, malformed URLs, anything unexpected) becomes a status and a message.
  * Anything unexpected is a 500 with no detail on the wire.
  */
-export function failureOf(error: FastifyError): Failure {
+export function failureOf (error: FastifyError): Failure {
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return Failures.unsupportedMediaType;
@@ -56,7 +56,7 @@ export function failureOf(error: FastifyError): Failure {
  * URL: `/%6Dcp` reaches the same handler as `/mcp` and must meet the same checks. 404s and
  * malformed URLs match no route, so they answer in the plain shape.
  */
-export function isMcpRequest(request: FastifyRequest): boolean {
+export function isMcpRequest (request: FastifyRequest): boolean {
   return request.routeOptions.url === MCP_PATH;
 }
 
@@ -64,19 +64,19 @@ export function isMcpRequest(request: FastifyRequest): boolean {
  * Sends a failure in the shape of the route family: a JSON-RPC error (no id: it could not be
  * read) on the MCP endpoint, `{ statusCode, error, message }` on every other route.
  */
-export function sendFailure(request: FastifyRequest, reply: FastifyReply, failure: Failure): FastifyReply {
+export function sendFailure (request: FastifyRequest, reply: FastifyReply, failure: Failure): FastifyReply {
   reply.code(failure.status);
   if (failure.headers !== undefined) reply.headers(failure.headers);
   return reply.send(isMcpRequest(request) ? failureBody(failure) : plainError(failure.status, failure.message));
 }
 
 /** Fastify's own error shape, used by every route but the MCP endpoint. */
-export function plainError(status: number, message: string): { statusCode: number; error: string; message: string } {
+export function plainError (status: number, message: string): { statusCode: number; error: string; message: string } {
   return { statusCode: status, error: STATUS_CODES[status] ?? 'Error', message };
 }
 
 /** The error handler of the whole app: every route, every family, one mapping. */
-export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+export function handleError (error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const failure = failureOf(error);
   if (failure.status >= 500) request.log.error({ err: error }, 'request failed');
   // A client still sending an oversized body would meet a closed socket (EPIPE, ECONNRESET)
@@ -93,7 +93,7 @@ export const DRAIN_LIMIT_BYTES = 16 * 1024 * 1024;
 export const DRAIN_LIMIT_MS = 5_000;
 
 /** Calls `send` once the request's body has all arrived, or past the drain bounds, whichever comes first. */
-function afterDraining(request: FastifyRequest, send: () => void): void {
+function afterDraining (request: FastifyRequest, send: () => void): void {
   const raw = request.raw;
   if (raw.complete || raw.readableEnded || raw.destroyed) return send();
   let seen = 0;

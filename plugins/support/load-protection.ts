@@ -13,7 +13,7 @@ export type LoadProtectionOptions = Pick<Config, 'rateLimitMax' | 'rateLimitWind
  * plugin (the MCP endpoint): health and metrics stay outside, so they answer even when /mcp says
  * 429 or 503. Both answer in JSON-RPC with a Retry-After header.
  */
-export async function protect(app: FastifyInstance, options: LoadProtectionOptions): Promise<void> {
+export async function protect (app: FastifyInstance, options: LoadProtectionOptions): Promise<void> {
   if (options.maxEventLoopDelayMs > 0 || options.maxHeapUsedBytes > 0) {
     await app.register(underPressure, {
       maxEventLoopDelay: options.maxEventLoopDelayMs,

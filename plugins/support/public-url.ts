@@ -16,7 +16,7 @@ const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](
  * write the card a shared cache keeps for 300 s (issue 31, finding 4). Undefined when the Host
  * header names no host.
  */
-export function publicBaseUrl(request: FastifyRequest, { publicUrl, allowedHosts }: PublicUrlOptions): string | undefined {
+export function publicBaseUrl (request: FastifyRequest, { publicUrl, allowedHosts }: PublicUrlOptions): string | undefined {
   if (publicUrl !== undefined) return publicUrl;
   const forwarded = request.host !== request.headers.host;
   const host = forwarded && !hostAllowed(request.host, allowedHosts) ? request.headers.host : request.host;

@@ -12,4 +12,4 @@ const app = Fastify({ logger: false });
 app.post('/mcp', async (_request, res) => res.header('content-type', 'application/json').send(reply));
 await app.listen({ host: '127.0.0.1', port: Number(process.env.PORT) });
 // Exit cleanly on SIGTERM so that BENCH_NODE_ARGS="--cpu-prof" can write its profile.
-process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
+process.once('SIGTERM', () => { void app.close().then(() => process.exit(0)); });

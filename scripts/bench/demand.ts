@@ -29,7 +29,7 @@ const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Ma
 
 const limits = { minClients: 5, windowDays: 30, itemsPerDay: itemsPerDay(30) };
 
-export async function benchDemand(): Promise<void> {
+export async function benchDemand (): Promise<void> {
   const matcher = buildMatcher(await loadRegistry(join(root, 'registry.json')));
   cost(matcher);
   memory(matcher);
@@ -41,7 +41,7 @@ export async function benchDemand(): Promise<void> {
  * 30 days of 2,500 items each, every one asked by six clients (so every one is shown), the report
  * built ten times while a 1 ms timer measures how late the loop runs it.
  */
-async function reportPauses(): Promise<void> {
+async function reportPauses (): Promise<void> {
   const clock = { now: Date.UTC(2026, 10, 1, 12) };
   await reportPausesOf('memory', new MemoryDemandStore({ ...limits, now: () => clock.now }), clock);
   if (redisServerBinary() === undefined) {
@@ -62,7 +62,7 @@ async function reportPauses(): Promise<void> {
 }
 
 /** Fills `store` with a full window (each day flushed, for Redis), then builds the report ten times while a 1 ms timer watches the event loop. */
-async function reportPausesOf(where: string, store: MemoryDemandStore | RedisDemandStore, clock: { now: number }): Promise<void> {
+async function reportPausesOf (where: string, store: MemoryDemandStore | RedisDemandStore, clock: { now: number }): Promise<void> {
   let n = 0;
   for (let day = 0; day < limits.windowDays; day++, clock.now += 86_400_000) {
     for (let i = 0; i < limits.itemsPerDay; i++, n++) {
@@ -89,7 +89,7 @@ async function reportPausesOf(where: string, store: MemoryDemandStore | RedisDem
   console.log(`report on a full window in ${where} (${shown.toLocaleString('en')} items shown): median ${median(took).toFixed(0)} ms to build; event-loop delay meanwhile p99 ${ms(loop.percentile(99))} ms, max ${ms(loop.max)} ms`);
 }
 
-function cost(matcher: Matcher): void {
+function cost (matcher: Matcher): void {
   // Cost: the labelled queries as agents ask them (answers and declines, as the matcher decides),
   // from 10,000 clients; timed in batches of 1,000 records, the median batch divided by 1,000.
   const labelled = JSON.parse(readFileSync(join(root, 'test/fixtures/queries.json'), 'utf8')).queries as { query: string }[];
@@ -119,11 +119,18 @@ function cost(matcher: Matcher): void {
   console.log(`\n== demand signal: recording cost (${labelled.length} labelled queries, ${declined.length} of them declined, 10,000 clients, 1,000,000 records)`);
   console.log(`all requests:      median ${median(perRecord).toFixed(2)} µs per record, p99 batch ${percentile(perRecord, 0.99).toFixed(2)} µs`);
   console.log(`declined requests: median ${median(declinedTimes).toFixed(2)} µs per record, p99 batch ${percentile(declinedTimes, 0.99).toFixed(2)} µs (each adds up to ${Math.max(...declined.map((a) => a.items.length))} items)`);
-
 }
 
-/** What one filled store holds: the heap with it full, less the heap once it is emptied (the matcher's bounded caches, filled by the same queries, stay in both). */
-function held(matcher: Matcher, total: number, query: (i: number) => string, window: { windowDays: number; itemsPerDay: number }): { bytes: number; items: number; seconds: number } {
+/**
+ * What one filled store holds: the heap with it full, less the heap once it is emptied (the matcher's
+ * bounded caches, filled by the same queries, stay in both).
+ */
+function held (
+  matcher: Matcher,
+  total: number,
+  query: (i: number) => string,
+  window: { windowDays: number; itemsPerDay: number }
+): { bytes: number; items: number; seconds: number } {
   const outcome = { kind: 'no-match', reason: 'below-threshold', closest: null, threshold: 0.45, candidates: [] } as const;
   const store = new MemoryDemandStore({ minClients: 5, ...window });
   const started = Date.now();
@@ -138,7 +145,7 @@ function held(matcher: Matcher, total: number, query: (i: number) => string, win
 }
 
 /** In a function of its own, so that nothing of the cost phase is alive when the heap is read. */
-function memory(matcher: Matcher): void {
+function memory (matcher: Matcher): void {
   const total = Number(process.env.DEMAND_BENCH_QUERIES ?? 1_000_000);
   const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
   // A million distinct declined queries of three new words each, from a million clients, in one day.

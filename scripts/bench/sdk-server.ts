@@ -18,7 +18,7 @@ const config = loadConfig({});
 const catalog = await prepareCatalog(config.registryPath, { mode: 'ephemeral', key: generateKey(true).key }, config.matchThreshold);
 const text = (name: string, args: Record<string, unknown>) => ({ content: [...callTool({ name, arguments: args }, catalog).content] });
 
-function server(): McpServer {
+function server (): McpServer {
   const s = new McpServer({ name: 'three-good-sources-sdk', version: '0.0.0' });
   s.registerTool('get_sources', { description: 'Three good sources for a topic', inputSchema: { query: z.string().max(1000), threshold: z.number().min(0).max(1).optional() } }, async (args) => text('get_sources', args));
   for (const name of ['list_categories', 'get_provenance', 'get_endorsements']) {
@@ -29,7 +29,7 @@ function server(): McpServer {
 
 const transports = new Map<string, StreamableHTTPServerTransport>();
 
-async function body(req: IncomingMessage): Promise<unknown> {
+async function body (req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   return JSON.parse(Buffer.concat(chunks).toString('utf8'));
@@ -44,7 +44,7 @@ createServer(async (req, res) => {
       transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         enableJsonResponse: true,
-        onsessioninitialized: (sid) => void transports.set(sid, transport!),
+        onsessioninitialized: (sid) => { transports.set(sid, transport!); },
       });
       await server().connect(transport);
     }

@@ -49,7 +49,7 @@ const right = asked.filter((ms) => ms < cut).length + unasked.filter((ms) => ms 
 console.log(`# npm run bench:probe (${new Date().toISOString().slice(0, 10)}, Node ${process.version}), ${PEERS} peers, ${PROBES} probes each way`);
 console.log(
   `a question another client asked: median ${median(asked).toFixed(2)} ms; one nobody asked: ${median(unasked).toFixed(2)} ms; ` +
-    `one probe tells them apart ${((100 * right) / (asked.length + unasked.length)).toFixed(0)}% of the time (50% is chance)`,
+    `one probe tells them apart ${((100 * right) / (asked.length + unasked.length)).toFixed(0)}% of the time (50% is chance)`
 );
 server.child.kill('SIGTERM');
 served.stop();

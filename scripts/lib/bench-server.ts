@@ -24,7 +24,7 @@ export const documentsOf = (registry: Registry, key: CuratorKey): Docs => ({
 });
 
 /** Serves, per peer path, whatever documents are set for it now: in a child process (see above). */
-export async function peerServer(): Promise<{ url: string; set: (path: string, docs: Docs) => Promise<void>; stop: () => void }> {
+export async function peerServer (): Promise<{ url: string; set: (path: string, docs: Docs) => Promise<void>; stop: () => void }> {
   const child: ChildProcess = fork(join(root, 'scripts/bench/peer-server.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const port = await new Promise<number>((resolve) => child.once('message', (m) => resolve((m as { port: number }).port)));
   return {
@@ -39,7 +39,7 @@ export async function peerServer(): Promise<{ url: string; set: (path: string, d
 }
 
 /** The built server (dist/, as npm start runs it) on a free port, endorsing `endorsements`, once every peer is fresh or refused. */
-export async function startServer(endorsements: Endorsement[], env: Record<string, string> = {}) {
+export async function startServer (endorsements: Endorsement[], env: Record<string, string> = {}) {
   const registry = JSON.parse(await readFile(join(root, 'registry.json'), 'utf8')) as Registry;
   const file = join(await mkdtemp(join(tmpdir(), '3gs-hostile-')), 'registry.json');
   await writeFile(file, JSON.stringify({ ...registry, endorsements }));
@@ -65,7 +65,7 @@ export async function startServer(endorsements: Endorsement[], env: Record<strin
 
 const body = (name: string, query: string) =>
   JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: { query }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } });
-export async function call(address: string, name: string, query: string, client = '10.0.0.1'): Promise<number> {
+export async function call (address: string, name: string, query: string, client = '10.0.0.1'): Promise<number> {
   const res = await fetch(`${address}/mcp`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name, 'x-forwarded-for': client },

@@ -39,7 +39,7 @@ export interface MarginBucket {
 const MARGIN_BOUNDS = [0.05, 0.1, 0.2, 0.3, Infinity];
 
 /** Scores a matcher against labelled queries: a match must name the expected slug; a null expectation must get no match. */
-export function evaluate(matcher: Matcher, queries: readonly LabelledQuery[]): Report {
+export function evaluate (matcher: Matcher, queries: readonly LabelledQuery[]): Report {
   const onTopic = { total: 0, correct: 0 };
   const rejections = { total: 0, correct: 0 };
   const byKind: Record<string, { total: number; correct: number }> = {};
@@ -96,12 +96,12 @@ export interface RegistryReport {
 }
 
 /** The candidates a decline names, as get_sources names them. */
-function namedCandidates(outcome: ReturnType<Matcher['match']>): string[] {
+function namedCandidates (outcome: ReturnType<Matcher['match']>): string[] {
   if (outcome.kind === 'match') return [];
   return outcome.candidates.map((c) => c.slug);
 }
 
-export function evaluateRegistry(matcher: Matcher, queries: readonly { query: string; expect: string | null; kind: string }[]): RegistryReport {
+export function evaluateRegistry (matcher: Matcher, queries: readonly { query: string; expect: string | null; kind: string }[]): RegistryReport {
   let onTopic = 0;
   let first = 0;
   let nulls = 0;
@@ -126,11 +126,18 @@ export function evaluateRegistry(matcher: Matcher, queries: readonly { query: st
     if (got === q.expect || (got === null && namedCandidates(outcome).includes(q.expect))) within++;
   }
   const ratio = (a: number, b: number) => (b === 0 ? 1 : a / b);
-  return { queries: queries.length, firstAnswer: ratio(first, onTopic), declined: ratio(declined, nulls), confidentWrong: ratio(wrong, queries.length), withinTwoCalls: ratio(within, onTopic), byKind };
+  return {
+    queries: queries.length,
+    firstAnswer: ratio(first, onTopic),
+    declined: ratio(declined, nulls),
+    confidentWrong: ratio(wrong, queries.length),
+    withinTwoCalls: ratio(within, onTopic),
+    byKind,
+  };
 }
 
 /** Issue 23's measures over several registries' queries taken together (each report with the set it was measured on). */
-export function pooledReport(parts: readonly { readonly report: RegistryReport; readonly queries: readonly { expect: string | null }[] }[]): {
+export function pooledReport (parts: readonly { readonly report: RegistryReport; readonly queries: readonly { expect: string | null }[] }[]): {
   firstAnswer: number;
   declined: number;
   confidentWrong: number;
@@ -147,5 +154,10 @@ export function pooledReport(parts: readonly { readonly report: RegistryReport; 
     all.wrong += r.confidentWrong * queries.length;
     all.queries += queries.length;
   }
-  return { firstAnswer: all.first / all.onTopic, declined: all.declined / all.nulls, confidentWrong: all.wrong / all.queries, withinTwoCalls: all.within / all.onTopic };
+  return {
+    firstAnswer: all.first / all.onTopic,
+    declined: all.declined / all.nulls,
+    confidentWrong: all.wrong / all.queries,
+    withinTwoCalls: all.within / all.onTopic,
+  };
 }

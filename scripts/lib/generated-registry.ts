@@ -2,7 +2,7 @@ import type { Registry } from '../../src/registry/types.js';
 import { validateRegistry } from '../../src/registry/validate.js';
 
 /** A small deterministic PRNG (mulberry32), so every run generates the same registry. */
-export function random(seed: number): () => number {
+export function random (seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -16,7 +16,7 @@ export function random(seed: number): () => number {
 const SYLLABLES = ['ka', 'lo', 'mi', 'ven', 'tor', 'ash', 'qui', 'rel', 'don', 'sa', 'bri', 'mon', 'zel', 'fa', 'gor', 'hin', 'pul', 'rex', 'tam', 'vo'];
 
 /** A registry of `size` valid categories over a vocabulary of made-up words, plus queries that target them. */
-export function generateRegistry(size: number, seed = 42): { registry: Registry; queries: string[] } {
+export function generateRegistry (size: number, seed = 42): { registry: Registry; queries: string[] } {
   const next = random(seed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
   const word = (): string => Array.from({ length: 2 + Math.floor(next() * 2) }, () => pick(SYLLABLES)).join('');

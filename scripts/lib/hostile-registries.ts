@@ -10,7 +10,7 @@ import type { Registry } from '../../src/registry/types.js';
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 
 /** A valid category whose example questions hold `words`, packed into questions of ~40 words. */
-function category(i: number, words: readonly string[] = [], keywords: readonly string[] = [], notAbout: readonly string[] = []) {
+function category (i: number, words: readonly string[] = [], keywords: readonly string[] = [], notAbout: readonly string[] = []) {
   const patterns: string[] = [];
   for (let j = 0; j < words.length; j += 40) patterns.push(words.slice(j, j + 40).join(' '));
   return {
@@ -24,12 +24,12 @@ function category(i: number, words: readonly string[] = [], keywords: readonly s
   };
 }
 
-function registry(pubkey: string, categories: Record<string, unknown>, version = '1.0.0'): Registry {
+function registry (pubkey: string, categories: Record<string, unknown>, version = '1.0.0'): Registry {
   return { version, updated: '2026-11-26', curator: { name: 'Crafted', pubkey }, endorsements: [], categories } as unknown as Registry;
 }
 
 /** `n` distinct words of `length` letters starting with `first`, each an edit or two from the others. */
-export function nearIdentical(first: string, length: number, n: number): string[] {
+export function nearIdentical (first: string, length: number, n: number): string[] {
   const words: string[] = [];
   for (let i = 0; words.length < n; i++) {
     // The same stem of x's, with the index written in letters at its end: one bucket, all close.
@@ -41,7 +41,7 @@ export function nearIdentical(first: string, length: number, n: number): string[
 }
 
 /** Spelling buckets filled to `perBucket` near-identical words (the limit, or one past it). */
-export function spellingFlood(pubkey: string, perBucket = PEER_INDEX_LIMITS.wordsPerSpellingBucket, version = '1.0.0'): Registry {
+export function spellingFlood (pubkey: string, perBucket = PEER_INDEX_LIMITS.wordsPerSpellingBucket, version = '1.0.0'): Registry {
   const words: string[] = [];
   // Twenty first letters, five lengths each (one lookup reads five lengths): 50,000 words at the limit.
   for (const first of 'abcdefghijklmnopqrst') for (let length = 10; length <= 14; length++) words.push(...nearIdentical(first, length, perBucket));
@@ -53,7 +53,7 @@ export function spellingFlood(pubkey: string, perBucket = PEER_INDEX_LIMITS.word
 }
 
 /** Keyword phrases and not-about entries, `perWord` of each sharing every first word. */
-export function phraseFlood(pubkey: string, perWord = PEER_INDEX_LIMITS.phrasesPerWord, firstWords = 32, version = '1.0.0'): Registry {
+export function phraseFlood (pubkey: string, perWord = PEER_INDEX_LIMITS.phrasesPerWord, firstWords = 32, version = '1.0.0'): Registry {
   const categories: Record<string, unknown> = {};
   // Spread over categories so that no list passes its per-category limit (500 keywords, 200 not-about).
   const perCategory = 100;
@@ -69,7 +69,7 @@ export function phraseFlood(pubkey: string, perWord = PEER_INDEX_LIMITS.phrasesP
 }
 
 /** Queries crafted against those registries: typos into full buckets, and every flooded first word at once. */
-export function craftedQueries(count: number): string[] {
+export function craftedQueries (count: number): string[] {
   const queries: string[] = [];
   for (let i = 0; queries.length < count; i++) {
     const letters = 'abcdefghijklmnopqrst';
@@ -82,7 +82,7 @@ export function craftedQueries(count: number): string[] {
 }
 
 /** A made-up word of `length` letters from a seeded generator: ordinary, not crafted to be near others. */
-function madeUp(next: () => number, length: number): string {
+function madeUp (next: () => number, length: number): string {
   let word = '';
   while (word.length < length) word += LETTERS[Math.floor(next() * 26)];
   return word;
@@ -94,7 +94,7 @@ function madeUp(next: () => number, length: number): string {
  * letter and length, phrases with distinct first words). What a server holds for it differs from
  * the flooded one only by the crafting.
  */
-export function ordinaryOfSameSize(pubkey: string, like: 'spelling' | 'phrases', seed = 1, wordCount = PEER_INDEX_LIMITS.words - 200): Registry {
+export function ordinaryOfSameSize (pubkey: string, like: 'spelling' | 'phrases', seed = 1, wordCount = PEER_INDEX_LIMITS.words - 200): Registry {
   let state = seed >>> 0;
   const next = () => {
     state = (state * 1664525 + 1013904223) >>> 0;

@@ -8,7 +8,7 @@ export const DEMAND_USAGE =
   'demand <url> --token-file <file> [--json] [--timeout <seconds>]   print what agents asked that nobody covers (a server\'s GET /demand, behind its DEMAND_TOKEN): totals, uncovered topics, near-misses, scope refusals';
 
 /** A server's base URL ("https://3gs.example.org/", "https://example.org/3gs/") means its /demand; any other URL is read as it is. */
-export function demandUrl(text: string): URL {
+export function demandUrl (text: string): URL {
   const url = new URL(text);
   return url.pathname.endsWith('/') ? new URL('demand', url) : url;
 }
@@ -20,7 +20,7 @@ export const DEFAULT_TIMEOUT_S = 15;
 const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/;
 
 /** `three-good-sources demand <url> --token-file F`: the curator's demand report. */
-export async function demand(args: readonly string[], io: CliIo): Promise<number> {
+export async function demand (args: readonly string[], io: CliIo): Promise<number> {
   const json = args.includes('--json');
   const { value: tokenFile, rest: afterToken } = takeOption(args.filter((a) => a !== '--json'), 'token-file');
   const { value: timeoutText, rest } = takeOption(afterToken, 'timeout');
@@ -97,7 +97,7 @@ const CONTROLS = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
 export const visible = (text: string): string => text.replace(CONTROLS, (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`);
 
 /** `value` with every string in it (keys too) made visible. */
-function withVisibleText(value: unknown): unknown {
+function withVisibleText (value: unknown): unknown {
   if (typeof value === 'string') return visible(value);
   if (Array.isArray(value)) return value.map(withVisibleText);
   if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [visible(k), withVisibleText(v)]));

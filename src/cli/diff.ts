@@ -14,13 +14,13 @@ export const DIFF_USAGE =
 const DOWNLOAD = { timeoutMs: 10_000, maxBytes: 5 * 1024 * 1024, maxRedirects: 3, allowLoopbackHttp: true } as const;
 
 /** A server's base URL ("https://3gs.example.org/") means its /registry; any other URL is read as it is. */
-export function registryUrl(text: string): URL {
+export function registryUrl (text: string): URL {
   const url = new URL(text);
   return url.pathname === '/' || url.pathname === '' ? new URL('registry', url) : url;
 }
 
 /** A registry from a file or an http(s) URL, checked with the server's rules. */
-async function readEither(where: string): Promise<RegistryCheck> {
+async function readEither (where: string): Promise<RegistryCheck> {
   if (!/^https?:\/\//i.test(where)) return readRegistry(where);
   let url: URL;
   try {
@@ -37,7 +37,7 @@ async function readEither(where: string): Promise<RegistryCheck> {
 }
 
 /** The history's change lines for any two registries (the curator's draft, a signed copy, a server's). */
-export async function diff(args: readonly string[], io: CliIo): Promise<number> {
+export async function diff (args: readonly string[], io: CliIo): Promise<number> {
   if (args.length !== 2 || args.some((a) => a.startsWith('--'))) {
     io.err(`usage: three-good-sources ${DIFF_USAGE}`);
     return 1;
@@ -69,7 +69,7 @@ export async function diff(args: readonly string[], io: CliIo): Promise<number> 
 }
 
 /** What a changed field held before and holds now: a text as old and new, a list as what left and what came (each clipped). */
-function changedText(before: Registry, after: Registry, c: Change): string[] {
+function changedText (before: Registry, after: Registry, c: Change): string[] {
   if (c.change !== 'changed' || !('fields' in c) || !('category' in c)) return [];
   const pick = (r: Registry): Readonly<Record<string, unknown>> | undefined => {
     const category = Object.hasOwn(r.categories, c.category) ? r.categories[c.category] : undefined;
@@ -90,7 +90,7 @@ function changedText(before: Registry, after: Registry, c: Change): string[] {
 }
 
 /** A value as JSON, at most 200 characters: a curator reads it in a terminal. */
-function shown(value: unknown): string {
+function shown (value: unknown): string {
   const text = JSON.stringify(value) ?? 'nothing';
   return text.length > 200 ? `${text.slice(0, 197)}...` : text;
 }

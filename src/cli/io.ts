@@ -13,17 +13,17 @@ export const processIo: CliIo = {
 };
 
 /** The registry rules the server would apply: FEDERATION_ALLOW_LOOPBACK_HTTP as it reads it. */
-export function rulesFromEnv(env: NodeJS.ProcessEnv = process.env): RegistryRules {
+export function rulesFromEnv (env: NodeJS.ProcessEnv = process.env): RegistryRules {
   return { allowLoopbackHttp: env.FEDERATION_ALLOW_LOOPBACK_HTTP?.trim() === 'true' };
 }
 
 /** The semantic stage's word vectors as the server would load them: none when SEMANTIC_STAGE=off. */
-export function meaningFromEnv(env: NodeJS.ProcessEnv = process.env): WordVectors | undefined {
+export function meaningFromEnv (env: NodeJS.ProcessEnv = process.env): WordVectors | undefined {
   return env.SEMANTIC_STAGE?.trim() === 'off' ? undefined : loadWordVectors();
 }
 
 /** The value after `--name`, and the arguments without that pair. */
-export function takeOption(args: readonly string[], name: string): { value: string | undefined; rest: string[] } {
+export function takeOption (args: readonly string[], name: string): { value: string | undefined; rest: string[] } {
   const i = args.indexOf(`--${name}`);
   if (i === -1) return { value: undefined, rest: [...args] };
   return { value: args[i + 1], rest: [...args.slice(0, i), ...args.slice(i + 2)] };

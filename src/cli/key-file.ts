@@ -4,7 +4,7 @@ import { keyFromSeed, parseSeed, type CuratorKey } from '../provenance/keys.js';
 export type KeyFileRead = { readonly ok: true; readonly key: CuratorKey } | { readonly ok: false; readonly problem: string };
 
 /** A secret key file as keygen writes it; the problem names the file, never its content. */
-export async function readKeyFile(file: string): Promise<KeyFileRead> {
+export async function readKeyFile (file: string): Promise<KeyFileRead> {
   let content: string;
   try {
     content = await readFile(file, 'utf8');

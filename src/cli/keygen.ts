@@ -6,7 +6,7 @@ import { takeOption, type CliIo } from './io.js';
 export const KEYGEN_USAGE = 'keygen [--out FILE]   write a new curator secret key (mode 0600, default curator.key) and print its public key';
 
 /** Writes a new Ed25519 seed as 64 hex characters, readable by its owner only, and never over an existing file. */
-export async function keygen(args: readonly string[], io: CliIo): Promise<number> {
+export async function keygen (args: readonly string[], io: CliIo): Promise<number> {
   const { value, rest } = takeOption(args, 'out');
   if (rest.length > 0) {
     io.err(`keygen: unexpected argument ${rest[0]}; usage: ${KEYGEN_USAGE}`);

@@ -13,7 +13,7 @@ interface Seen {
 
 export class KnownFailure extends Error {}
 
-async function readKnown(file: string): Promise<Record<string, Seen>> {
+async function readKnown (file: string): Promise<Record<string, Seen>> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -45,7 +45,7 @@ async function readKnown(file: string): Promise<Record<string, Seen>> {
  * A shorter history, or one whose entry at the last seen place is another, is a rewrite or a
  * replay: the old head is kept so that the next run fails too.
  */
-export async function rememberHead(file: string, pubkey: string, history: readonly HistoryEntry[]): Promise<string> {
+export async function rememberHead (file: string, pubkey: string, history: readonly HistoryEntry[]): Promise<string> {
   const known = await readKnown(file);
   const seen = known[pubkey];
   const head = history[history.length - 1]!;
@@ -55,7 +55,7 @@ export async function rememberHead(file: string, pubkey: string, history: readon
       throw new KnownFailure(
         replay
           ? `replayed older version: served ${head.version} with ${history.length} history entries, but version ${seen.version} with ${seen.entries} was seen before (${file})`
-          : `rewritten history: it has ${history.length} entries, fewer than the ${seen.entries} seen before (${file})`,
+          : `rewritten history: it has ${history.length} entries, fewer than the ${seen.entries} seen before (${file})`
       );
     }
     const atSeen = history[seen.entries - 1]!;

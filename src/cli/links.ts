@@ -17,7 +17,7 @@ const TLS_CODES = /^(CERT_|ERR_TLS_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT
 const site = (url: URL) => url.hostname.replace(/^www\./, '');
 
 /** What is wrong with one link, or undefined when it answers 2xx on its own site. */
-async function problemOf(start: string, { timeoutMs, maxRedirects }: Required<LinkOptions>): Promise<string | undefined> {
+async function problemOf (start: string, { timeoutMs, maxRedirects }: Required<LinkOptions>): Promise<string | undefined> {
   const signal = AbortSignal.timeout(timeoutMs);
   let url = new URL(start);
   for (let hops = 0; ; hops++) {
@@ -50,7 +50,7 @@ async function problemOf(start: string, { timeoutMs, maxRedirects }: Required<Li
  * line per link that is dead, moved to another site, or fails TLS: link rot a curator should
  * learn of before an agent does.
  */
-export async function checkLinks(registry: Registry, options: LinkOptions = {}): Promise<LinkReport> {
+export async function checkLinks (registry: Registry, options: LinkOptions = {}): Promise<LinkReport> {
   const settings = { ...DEFAULTS, ...options };
   const places = new Map<string, string[]>();
   for (const [slug, c] of Object.entries(registry.categories)) {

@@ -23,7 +23,7 @@ export const SERVE_USAGE = 'serve   run the server, configured by environment va
 const USAGE = ['usage: three-good-sources <command>   (or --version)', '', `  ${SERVE_USAGE}`, `  ${KEYGEN_USAGE}`, `  ${SIGN_USAGE}`, `  ${VERIFY_USAGE}`, `  ${DIFF_USAGE}`, `  ${CHECK_USAGE}`, `  ${DEMAND_USAGE}`].join('\n');
 
 /** The command-line tool: keygen, sign, verify, diff, check, demand (serve starts in main.ts). Returns the exit code. */
-export async function run(argv: readonly string[], io: CliIo = processIo): Promise<number> {
+export async function run (argv: readonly string[], io: CliIo = processIo): Promise<number> {
   const [name, ...args] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.out(USAGE);
@@ -44,4 +44,3 @@ export async function run(argv: readonly string[], io: CliIo = processIo): Promi
   }
   return command(args, io);
 }
-

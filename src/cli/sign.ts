@@ -21,12 +21,12 @@ export const SIGN_USAGE =
 class Refusal extends Error {}
 
 /** Now, to the second, as history dates are written. */
-function now(): string {
+function now (): string {
   return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 /** The history so far, checked with the signing key: a broken one is never extended. */
-async function existingHistory(files: SignedFiles, key: CuratorKey): Promise<readonly HistoryEntry[]> {
+async function existingHistory (files: SignedFiles, key: CuratorKey): Promise<readonly HistoryEntry[]> {
   const bytes = await readIfPresent(files.history);
   if (bytes === undefined) {
     if ((await readIfPresent(files.signature)) !== undefined) {
@@ -40,12 +40,12 @@ async function existingHistory(files: SignedFiles, key: CuratorKey): Promise<rea
 }
 
 /** The registry the newest entry signed, from the copy sign keeps, checked against the entry. */
-async function lastSigned(files: SignedFiles, head: HistoryEntry): Promise<Registry> {
+async function lastSigned (files: SignedFiles, head: HistoryEntry): Promise<Registry> {
   const bytes = await readIfPresent(files.signed);
   const name = basename(files.signed);
   if (bytes === undefined || sha256Hex(bytes) !== head.sha256) {
     throw new Refusal(
-      `cannot tell what changed since ${head.version}: ${name} (the copy of the last signed registry) is ${bytes === undefined ? 'missing' : 'not the one the history names'}; restore it, e.g. curl -s <server>/registry -o ${name} from a server that serves ${head.version}`,
+      `cannot tell what changed since ${head.version}: ${name} (the copy of the last signed registry) is ${bytes === undefined ? 'missing' : 'not the one the history names'}; restore it, e.g. curl -s <server>/registry -o ${name} from a server that serves ${head.version}`
     );
   }
   const parsed = parseJson(bytes.toString('utf8'));
@@ -55,7 +55,7 @@ async function lastSigned(files: SignedFiles, head: HistoryEntry): Promise<Regis
   return check.registry;
 }
 
-async function writeSignature(files: SignedFiles, registry: Registry, key: CuratorKey): Promise<void> {
+async function writeSignature (files: SignedFiles, registry: Registry, key: CuratorKey): Promise<void> {
   const signed = signRegistry(registry, key, 'curator');
   await writeFileAtomic(files.signature, signatureDocumentBytes(signatureDocument(signed)));
   await writeFileAtomic(files.signed, signed.canonical);
@@ -67,7 +67,7 @@ async function writeSignature(files: SignedFiles, registry: Registry, key: Curat
  * a copy of the signed bytes, each file whole or not at all. The history goes first: if a
  * later write fails, running sign again finishes the job.
  */
-export async function sign(args: readonly string[], io: CliIo): Promise<number> {
+export async function sign (args: readonly string[], io: CliIo): Promise<number> {
   const { value: keyFile, rest } = takeOption(args, 'key');
   if (keyFile === undefined || rest.length > 1 || rest.some((a) => a.startsWith('--'))) {
     io.err(`usage: three-good-sources ${SIGN_USAGE}`);
@@ -91,7 +91,7 @@ export async function sign(args: readonly string[], io: CliIo): Promise<number> 
     return refuse(
       registry.curator.pubkey === ''
         ? `${file}: curator.pubkey is empty; write this key's public key there first: "pubkey": "${key.publicKey}"`
-        : `${file}: curator.pubkey is ${registry.curator.pubkey}, but ${keyFile} is the key of ${key.publicKey}`,
+        : `${file}: curator.pubkey is ${registry.curator.pubkey}, but ${keyFile} is the key of ${key.publicKey}`
     );
   }
   const problems = curatorKeyProblems(registry, key.publicKey);

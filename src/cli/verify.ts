@@ -29,7 +29,8 @@ class VerifyFailure extends Error {}
 class Straddle extends VerifyFailure {}
 
 /** Text a server chose, made safe to print: no control characters (terminal escapes), at most 80 characters. */
-function shown(text: string): string {
+function shown (text: string): string {
+  // eslint-disable-next-line no-control-regex -- it finds control characters to replace them
   const plain = text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
   return plain.length > 80 ? `${plain.slice(0, 77)}...` : plain;
 }
@@ -44,7 +45,7 @@ interface Verified {
 }
 
 /** The server's base URL, from its base, its /registry(/signature|/history) or its /mcp URL. */
-function baseOf(text: string): URL {
+function baseOf (text: string): URL {
   const url = new URL(text);
   url.pathname = url.pathname.replace(/\/(registry(\/signature|\/history)?|mcp)\/?$/, '/');
   if (!url.pathname.endsWith('/')) url.pathname += '/';
@@ -58,7 +59,7 @@ function baseOf(text: string): URL {
  * with the same contained HTTP client: a hostile server can make verify wait 10 s, never hold
  * more than these few megabytes.
  */
-async function get(url: URL, maxBytes: number): Promise<{ body: Buffer; etag: string | null }> {
+async function get (url: URL, maxBytes: number): Promise<{ body: Buffer; etag: string | null }> {
   try {
     const { body, etag } = await getDocument(url, { timeoutMs: TIMEOUT_MS, maxBytes, maxRedirects: 0, allowLoopbackHttp: true });
     return { body, etag: etag ?? null };
@@ -72,7 +73,7 @@ async function get(url: URL, maxBytes: number): Promise<{ body: Buffer; etag: st
 }
 
 /** Checks a server once more if a reload fell between the fetches (the ETags or the history head disagree). */
-async function verifyServer(target: string, pubkey: string): Promise<Verified> {
+async function verifyServer (target: string, pubkey: string): Promise<Verified> {
   const base = baseOf(target);
   try {
     return await verifyServerOnce(base, pubkey);
@@ -82,7 +83,7 @@ async function verifyServer(target: string, pubkey: string): Promise<Verified> {
   }
 }
 
-async function verifyServerOnce(base: URL, pubkey: string): Promise<Verified> {
+async function verifyServerOnce (base: URL, pubkey: string): Promise<Verified> {
   const [registryUrl, signatureUrl, historyUrl] = ['registry', 'registry/signature', 'registry/history'].map((p) => new URL(p, base)) as [URL, URL, URL];
   const [{ body, etag }, { body: sigBytes, etag: sigEtag }, { body: historyBytes }] = await Promise.all([
     get(registryUrl, DOCUMENT_LIMITS.registry),
@@ -134,7 +135,7 @@ async function verifyServerOnce(base: URL, pubkey: string): Promise<Verified> {
   return { where: base.href, version, sha256: digest, signedBy: doc.signedBy, history: history.entries };
 }
 
-async function verifyFile(file: string, pubkey: string): Promise<Verified> {
+async function verifyFile (file: string, pubkey: string): Promise<Verified> {
   const read = await readRegistry(file, rulesFromEnv());
   if (!read.ok) throw new VerifyFailure(`${file} breaks the registry rules: ${read.problems[0]}${read.problems.length > 1 ? ` (and ${read.problems.length - 1} more; run check)` : ''}`);
   const files = signedFiles(file);
@@ -151,14 +152,14 @@ async function verifyFile(file: string, pubkey: string): Promise<Verified> {
 }
 
 /** A target that is not a server must be a file; say which was meant when it is neither. */
-async function existingFile(target: string): Promise<string> {
+async function existingFile (target: string): Promise<string> {
   const exists = await stat(target).then(() => true, () => false);
   if (exists) return target;
   throw new VerifyFailure(URL.canParse(target) ? `not an http(s) URL: ${target}` : `not a URL, and no such file: ${target}`);
 }
 
 /** A target is a server when it reads as an http(s) URL and no such file exists. */
-async function isServer(target: string): Promise<boolean> {
+async function isServer (target: string): Promise<boolean> {
   if (!URL.canParse(target) || !/^https?:$/.test(new URL(target).protocol)) return false;
   return stat(target).then(() => false, () => true);
 }
@@ -168,7 +169,7 @@ async function isServer(target: string): Promise<boolean> {
  * entry and link, and that the newest entry is the registry served. With --known, the head seen
  * is remembered and must be extended next time, the way sumdb clients pin the checksum log.
  */
-export async function verify(args: readonly string[], io: CliIo): Promise<number> {
+export async function verify (args: readonly string[], io: CliIo): Promise<number> {
   const { value: pubkey, rest: afterKey } = takeOption(args, 'pubkey');
   const { value: known, rest } = takeOption(afterKey, 'known');
   if (rest.length !== 1 || pubkey === undefined || (afterKey.includes('--known') && known === undefined) || rest[0]!.startsWith('--')) {

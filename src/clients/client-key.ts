@@ -16,7 +16,7 @@ export const DEFAULT_IPV6_PREFIX = 64;
  * forward "203.0.113.5:51000" or "[2001:db8::1]:443") are no part of the client, or each
  * connection would be a new one; anything that is no address at all is one shared client.
  */
-export function clientKey(address: string, ipv6Prefix: number = DEFAULT_IPV6_PREFIX): string {
+export function clientKey (address: string, ipv6Prefix: number = DEFAULT_IPV6_PREFIX): string {
   const bare = withoutPort(address.trim());
   // node:net's isIP, not ipaddr.js's isValid: that one also reads "127.1" and "0x7f.1" as addresses.
   const family = isIP(bare);
@@ -30,7 +30,7 @@ export function clientKey(address: string, ipv6Prefix: number = DEFAULT_IPV6_PRE
 }
 
 /** "[v6]:port" and "[v6]" to v6; "v4:port" to v4; anything else as it is. */
-function withoutPort(address: string): string {
+function withoutPort (address: string): string {
   const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(address);
   if (bracketed !== null) return bracketed[1]!;
   const v4 = /^(\d+\.\d+\.\d+\.\d+):\d+$/.exec(address);

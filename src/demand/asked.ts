@@ -60,7 +60,7 @@ export const MAX_QUERY_WORDS = 6;
 const key = (kind: ItemKind | TotalKind, ...parts: string[]) => [kind, ...parts].join(SEP);
 
 /** The outcome of a query that never reached a registry's categories (no words, too long). */
-function outcomeOf(outcome: MatchOutcome): Outcome {
+function outcomeOf (outcome: MatchOutcome): Outcome {
   if (outcome.kind === 'match') return 'answered';
   switch (outcome.reason) {
     case 'empty-query':
@@ -73,7 +73,7 @@ function outcomeOf(outcome: MatchOutcome): Outcome {
 }
 
 /** Runs of two and three words in a row. */
-function phrases(words: readonly string[]): string[] {
+function phrases (words: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i + 1 < words.length; i++) {
     out.push(`${words[i]} ${words[i + 1]}`);
@@ -86,7 +86,7 @@ function phrases(words: readonly string[]): string[] {
  * What `outcome` of this registry's `matcher` for the `prepared` query amounts to. `peerAnswered`:
  * an endorsed curator's registry answered what this one did not (get_federated_sources).
  */
-export function askedOf(matcher: Matcher, prepared: PreparedQuery, outcome: MatchOutcome, peerAnswered = false): Asked {
+export function askedOf (matcher: Matcher, prepared: PreparedQuery, outcome: MatchOutcome, peerAnswered = false): Asked {
   const local = outcomeOf(outcome);
   const result = peerAnswered && local !== 'answered' ? 'peer-answered' : local;
   const totals = [key('outcome', result)];
@@ -102,13 +102,17 @@ export function askedOf(matcher: Matcher, prepared: PreparedQuery, outcome: Matc
     for (const entry of entries) items.push(key('scope', slug, entry));
     return { outcome: result, totals, items };
   }
-  // Declined for want of a category: what nobody here covers.
-  for (const w of words) items.push(key('term', w));
-  for (const p of phrases(kept)) items.push(key('phrase', p));
-  // A query of two or three words is already one of its phrases.
-  if (kept.length > 3) items.push(key('query', kept.slice(0, MAX_QUERY_WORDS).join(' ')));
-  // Close to one category but below it: the words that category does not know.
-  const closest = outcome.reason === 'too-vague' ? null : outcome.closest;
+  // Close to one category: within half the threshold of an answer (a word shared by chance,
+  // "home" of a sourdough question, scores less), or one word a category names, too vague alone.
+  const closest = outcome.closest !== null && (outcome.reason === 'too-vague' || outcome.closest.score >= outcome.threshold / 2) ? outcome.closest : null;
+  // Declined for want of a category: what nobody here covers. A too-vague word is covered.
+  if (outcome.reason !== 'too-vague') {
+    for (const w of words) items.push(key('term', w));
+    for (const p of phrases(kept)) items.push(key('phrase', p));
+    // A query of two or three words is already one of its phrases.
+    if (kept.length > 3) items.push(key('query', kept.slice(0, MAX_QUERY_WORDS).join(' ')));
+  }
+  // Below that category: the words it does not know.
   if (closest !== null) {
     totals.push(key('near', closest.slug));
     const unknown = new Set(matcher.unknownWords(prepared, closest.slug));

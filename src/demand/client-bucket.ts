@@ -25,7 +25,7 @@ export const newSalt = (): string => randomBytes(32).toString('hex');
  * hash (no length extension matters: the output is never shown, 6 bits of it are used); HMAC
  * would do the same at about twice the cost, 2 µs of the 3 µs a request may spend on recording.
  */
-export function bucketOf(salt: string, client: string): number {
+export function bucketOf (salt: string, client: string): number {
   return hash('sha256', `${salt}\u0000${client}`, 'buffer')[0]! & (BUCKETS - 1);
 }
 
@@ -37,13 +37,13 @@ export class DailySalt {
   #day = -1;
   #salt = '';
 
-  constructor(
+  constructor (
     private readonly make: (day: number) => string = newSalt,
-    private readonly ipv6Prefix?: number,
+    private readonly ipv6Prefix?: number
   ) {}
 
   /** The bucket of the client at `address` on `day`. */
-  bucket(day: number, address: string): number {
+  bucket (day: number, address: string): number {
     if (day !== this.#day) {
       this.#day = day;
       this.#salt = this.make(day);

@@ -17,13 +17,13 @@ export class MemoryDemandStore implements DemandStore {
   readonly #limits: DemandLimits;
   readonly #now: () => number;
 
-  constructor(limits: DemandLimits) {
+  constructor (limits: DemandLimits) {
     this.#limits = limits;
     this.#salt = new DailySalt(undefined, limits.ipv6Prefix);
     this.#now = limits.now ?? Date.now;
   }
 
-  record(asked: Asked, client: string): void {
+  record (asked: Asked, client: string): void {
     const today = dayOf(this.#now());
     const day = this.#day(today);
     for (const t of asked.totals) day.totals.set(t, (day.totals.get(t) ?? 0) + 1);
@@ -37,7 +37,7 @@ export class MemoryDemandStore implements DemandStore {
     }
   }
 
-  async snapshot(): Promise<Snapshot> {
+  async snapshot (): Promise<Snapshot> {
     const toDay = dayOf(this.#now());
     this.#expire(toDay);
     const totals: Record<string, number> = {};
@@ -70,7 +70,7 @@ export class MemoryDemandStore implements DemandStore {
   }
 
   /** Everything this store holds, as plain data: what a privacy test reads (no address, session id or query as typed may be in it). */
-  stored(): { day: number; totals: [string, number][]; items: { key: string; count: number; error: number; low: number; high: number }[] }[] {
+  stored (): { day: number; totals: [string, number][]; items: { key: string; count: number; error: number; low: number; high: number }[] }[] {
     return [...this.#days].map(([day, { totals, items }]) => ({
       day,
       totals: [...totals],
@@ -78,11 +78,11 @@ export class MemoryDemandStore implements DemandStore {
     }));
   }
 
-  async close(): Promise<void> {
+  async close (): Promise<void> {
     this.#days.clear();
   }
 
-  #day(today: number): Day {
+  #day (today: number): Day {
     let day = this.#days.get(today);
     if (day === undefined) {
       this.#expire(today);
@@ -93,7 +93,7 @@ export class MemoryDemandStore implements DemandStore {
   }
 
   /** Drops the days that left the window: after DEMAND_WINDOW_DAYS, nothing of them is left. */
-  #expire(today: number): void {
+  #expire (today: number): void {
     for (const d of this.#days.keys()) if (d <= today - this.#limits.windowDays || d > today) this.#days.delete(d);
   }
 }

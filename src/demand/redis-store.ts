@@ -109,26 +109,26 @@ export class RedisDemandStore implements DemandStore {
   #flushing: Promise<void> = Promise.resolve();
   readonly #timer: NodeJS.Timeout;
 
-  private constructor(redis: Redis & DemandScripts, options: RedisDemandOptions) {
+  private constructor (redis: Redis & DemandScripts, options: RedisDemandOptions) {
     this.#redis = redis;
     this.#limits = options;
     this.#prefix = options.prefix ?? '3gs:demand:';
     this.#now = options.now ?? Date.now;
     this.#secret = options.secret;
     this.#salt = new DailySalt((day) => createHmac('sha256', options.secret).update(`salt ${day}`).digest('hex'), options.ipv6Prefix);
-    this.#timer = setInterval(() => void this.flush(), options.flushMs ?? 1000);
+    this.#timer = setInterval(() => { void this.flush(); }, options.flushMs ?? 1000);
     this.#timer.unref();
   }
 
   /** Connects, or throws RedisUnreachable. */
-  static async connect(options: RedisDemandOptions): Promise<RedisDemandStore> {
+  static async connect (options: RedisDemandOptions): Promise<RedisDemandStore> {
     // The session store's connection tells the operator of outages; this one is quiet.
     const { redis } = await openRedis(options.url);
     redis.defineCommand('threegsDemandRecord', { numberOfKeys: 0, lua: RECORD });
     return new RedisDemandStore(redis as Redis & DemandScripts, options);
   }
 
-  record(asked: Asked, client: string): void {
+  record (asked: Asked, client: string): void {
     const today = dayOf(this.#now());
     let day = this.#pending.get(today);
     if (day === undefined) this.#pending.set(today, (day = { totals: new Map(), items: new Map() }));
@@ -148,12 +148,12 @@ export class RedisDemandStore implements DemandStore {
   }
 
   /** Adds what was gathered to Redis; one flush at a time, the next waiting for the one in flight. */
-  flush(): Promise<void> {
+  flush (): Promise<void> {
     this.#flushing = this.#flushing.then(() => this.#flush());
     return this.#flushing;
   }
 
-  async #flush(): Promise<void> {
+  async #flush (): Promise<void> {
     const batches = this.#pending;
     this.#pending = new Map();
     this.#pendingItems = 0;
@@ -164,16 +164,16 @@ export class RedisDemandStore implements DemandStore {
     }
   }
 
-  #base(day: number): string {
+  #base (day: number): string {
     return `${this.#prefix}d:${day}:`;
   }
 
   /** An item's name in Redis: keyed with the secret, so a guessed word cannot be looked up. */
-  #hash(item: string): string {
+  #hash (item: string): string {
     return createHmac('sha256', this.#secret).update(`item ${item}`).digest('hex').slice(0, 24);
   }
 
-  async #add(day: number, batch: Pending): Promise<void> {
+  async #add (day: number, batch: Pending): Promise<void> {
     const base = this.#base(day);
     const expireAt = Math.floor(((day + this.#limits.windowDays) * DAY_MS) / 1000);
     const entries = [...batch.items];
@@ -201,7 +201,7 @@ export class RedisDemandStore implements DemandStore {
    * the event loop for up to half a second; a day's reply is a thirtieth of that, and the event
    * loop runs between days.
    */
-  async snapshot(): Promise<Snapshot> {
+  async snapshot (): Promise<Snapshot> {
     await this.flush();
     const toDay = dayOf(this.#now());
     const fromDay = toDay - this.#limits.windowDays + 1;
@@ -211,7 +211,13 @@ export class RedisDemandStore implements DemandStore {
     for (let day = fromDay; day <= toDay; day++) {
       const base = this.#base(day);
       const read = this.#redis.pipeline().hgetall(`${base}totals`).zrange(`${base}items`, 0, -1, 'WITHSCORES').zrange(`${base}kept`, 0, -1, 'WITHSCORES').hgetall(`${base}error`).hgetall(`${base}text`);
-      const [dayTotals, ranked, kept, errors, dayTexts] = (await replies(read)) as [Record<string, string>, string[], string[], Record<string, string>, Record<string, string>];
+      const [dayTotals, ranked, kept, errors, dayTexts] = (await replies(read)) as [
+        Record<string, string>,
+        string[],
+        string[],
+        Record<string, string>,
+        Record<string, string>
+      ];
       for (const [field, n] of Object.entries(dayTotals)) totals[field] = (totals[field] ?? 0) + Number(n);
       for (const [h, t] of Object.entries(dayTexts)) texts.set(h, t);
       const counts = new Map<string, number>();
@@ -240,11 +246,13 @@ export class RedisDemandStore implements DemandStore {
       });
     }
     // Shown at today's k, whatever k revealed it: a k raised since (or another replica's lower k) shows nothing early.
-    const items: ShownItem[] = [...sums].filter(([, s]) => s.most >= this.#limits.minClients).map(([h, { asks, clients }]) => ({ key: texts.get(h)!, asks, clients }));
+    const items: ShownItem[] = [...sums]
+      .filter(([, s]) => s.most >= this.#limits.minClients)
+      .map(([h, { asks, clients }]) => ({ key: texts.get(h)!, asks, clients }));
     return { fromDay, toDay, totals, items };
   }
 
-  async close(): Promise<void> {
+  async close (): Promise<void> {
     clearInterval(this.#timer);
     await this.flush();
     await this.#redis.quit().catch(() => this.#redis.disconnect());
@@ -252,7 +260,7 @@ export class RedisDemandStore implements DemandStore {
 }
 
 /** A pipeline's replies, or its first error thrown. */
-async function replies(pipeline: ReturnType<Redis['pipeline']>): Promise<unknown[]> {
+async function replies (pipeline: ReturnType<Redis['pipeline']>): Promise<unknown[]> {
   const results = await pipeline.exec();
   const failed = results?.find(([err]) => err !== null);
   if (results === null || failed !== undefined) throw failed?.[0] ?? new Error('Redis pipeline failed');

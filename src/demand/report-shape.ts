@@ -37,7 +37,7 @@ export const DEMAND_REPORT_SCHEMA = {
 const validate = new Ajv2020({ strict: true, allErrors: false }).compile<DemandReport>(DEMAND_REPORT_SCHEMA);
 
 /** Undefined when `value` is a report formatReport can print; else where it is not (`/totals/requests must be integer`). */
-export function demandReportProblem(value: unknown): string | undefined {
+export function demandReportProblem (value: unknown): string | undefined {
   if (validate(value)) return undefined;
   const [first] = validate.errors ?? [];
   return first === undefined ? 'not a demand report' : `${first.instancePath || 'the reply'} ${first.message ?? 'is not as a demand report holds it'}`;

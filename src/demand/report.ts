@@ -60,9 +60,14 @@ const span = (text: string) => Math.min(3, text.split(' ').length);
  * order), sorted on keys computed once per item (a comparator that split each text on every
  * comparison took 35 to 50 ms), in slices with the event loop let run between them.
  */
-async function byDemand<T extends Counted>(items: readonly T[]): Promise<T[]> {
+async function byDemand<T extends Counted> (items: readonly T[]): Promise<T[]> {
   const keyed = items.map((item) => ({ item, span: span(item.text) }));
-  const sorted = await sortWithPauses(keyed, (a, b) => b.item.clients - a.item.clients || b.item.asks - a.item.asks || b.span - a.span || (a.item.text < b.item.text ? -1 : a.item.text > b.item.text ? 1 : 0));
+  const sorted = await sortWithPauses(keyed, (a, b) =>
+    b.item.clients - a.item.clients ||
+    b.item.asks - a.item.asks ||
+    b.span - a.span ||
+    (a.item.text < b.item.text ? -1 : a.item.text > b.item.text ? 1 : 0)
+  );
   return sorted.map((k) => k.item);
 }
 
@@ -80,7 +85,7 @@ export interface ReportContext {
  * thread with a pause for the event loop every few thousand items: a full window (75,000) is a
  * few hundred milliseconds of work, which no request should wait for in one piece.
  */
-export async function buildReport(snapshot: Snapshot, context: ReportContext): Promise<DemandReport> {
+export async function buildReport (snapshot: Snapshot, context: ReportContext): Promise<DemandReport> {
   const total = (key: string) => snapshot.totals[key] ?? 0;
   const byOutcome = Object.fromEntries(OUTCOMES.map((o) => [o, total(`outcome${SEP}${o}`)])) as Record<Outcome, number>;
   const answeredByCategory: Record<string, number> = {};
@@ -138,7 +143,7 @@ export async function buildReport(snapshot: Snapshot, context: ReportContext): P
  * "starter smells acetone"). Only with the head, never through another member: a word many topics
  * use ("best", "cheap") would otherwise chain unrelated topics into one.
  */
-export async function groupTopics(items: readonly Counted[]): Promise<TopicGroup[]> {
+export async function groupTopics (items: readonly Counted[]): Promise<TopicGroup[]> {
   const groups: { head: Counted; related: Counted[] }[] = [];
   // Each word to the first group whose head holds it, and to the first group any member of which
   // holds it: looked up per word, so the report costs what its items do, never items times groups.
@@ -177,7 +182,7 @@ export async function groupTopics(items: readonly Counted[]): Promise<TopicGroup
 }
 
 /** The report as the CLI prints it. */
-export function formatReport(report: DemandReport): string {
+export function formatReport (report: DemandReport): string {
   const lines: string[] = [];
   const { window: w } = report;
   lines.push(`Demand from ${w.from} to ${w.to} (the last ${w.days} day${w.days === 1 ? '' : 's'}; counts kept in ${report.store === 'redis' ? 'Redis' : 'memory'}).`);

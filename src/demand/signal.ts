@@ -29,21 +29,21 @@ export class DemandSignal {
   readonly #settings: DemandSettings;
   #publicList: { at: number; topics: Promise<readonly string[]> } | undefined;
 
-  constructor(store: DemandStore | undefined, settings: DemandSettings) {
+  constructor (store: DemandStore | undefined, settings: DemandSettings) {
     this.#store = settings.recording ? store : undefined;
     this.#settings = settings;
   }
 
-  get recording(): boolean {
+  get recording (): boolean {
     return this.#store !== undefined;
   }
 
-  record(asked: Asked, client: string): void {
+  record (asked: Asked, client: string): void {
     this.#store?.record(asked, client);
   }
 
   /** The report for the curator; `names`: this registry's category names by slug. */
-  async report(names: ReadonlyMap<string, string>): Promise<DemandReport> {
+  async report (names: ReadonlyMap<string, string>): Promise<DemandReport> {
     const { minClients, windowDays } = this.#settings;
     const today = dayOf(Date.now());
     const snapshot = this.#store === undefined ? { fromDay: today - windowDays + 1, toDay: today, totals: {}, items: [] } : await this.#store.snapshot();
@@ -51,19 +51,19 @@ export class DemandSignal {
   }
 
   /** The most requested topics nobody here covers (the same k-anonymity), for the page; cached a minute. */
-  publicTopics(names: ReadonlyMap<string, string>, now = Date.now()): Promise<readonly string[]> {
+  publicTopics (names: ReadonlyMap<string, string>, now = Date.now()): Promise<readonly string[]> {
     if (this.#publicList === undefined || now - this.#publicList.at > PUBLIC_LIST_TTL_MS) {
       const topics = this.report(names).then(
         (r) => r.uncovered.slice(0, PUBLIC_LIST_LENGTH).map((g) => g.text),
         // A store that cannot answer now (Redis away) leaves the list out, not the page.
-        () => [],
+        () => []
       );
       this.#publicList = { at: now, topics };
     }
     return this.#publicList.topics;
   }
 
-  close(): Promise<void> {
+  close (): Promise<void> {
     return this.#store?.close() ?? Promise.resolve();
   }
 }
@@ -79,9 +79,14 @@ export interface DemandOptions extends DemandSettings {
  * RedisUnreachable). Redis only with the secret its names and salts are derived from: without it,
  * a copy of Redis would let anyone test guessed words and addresses, so counts stay in memory.
  */
-export async function createDemandSignal(options: DemandOptions): Promise<DemandSignal> {
+export async function createDemandSignal (options: DemandOptions): Promise<DemandSignal> {
   if (!options.recording) return new DemandSignal(undefined, options);
-  const limits = { minClients: options.minClients, windowDays: options.windowDays, itemsPerDay: itemsPerDay(options.windowDays), ipv6Prefix: options.ipv6Prefix };
+  const limits = {
+    minClients: options.minClients,
+    windowDays: options.windowDays,
+    itemsPerDay: itemsPerDay(options.windowDays),
+    ipv6Prefix: options.ipv6Prefix,
+  };
   const store =
     options.redisUrl === undefined || options.secret === undefined
       ? new MemoryDemandStore(limits)

@@ -27,24 +27,24 @@ export class SpaceSaving {
   readonly #kept = new Set<Counted>();
   #min = 0;
 
-  constructor(readonly capacity: number) {
+  constructor (readonly capacity: number) {
     if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`capacity must be a positive integer (got ${capacity})`);
   }
 
-  get size(): number {
+  get size (): number {
     return this.#entries.size;
   }
 
-  entries(): IterableIterator<Counted> {
+  entries (): IterableIterator<Counted> {
     return this.#entries.values();
   }
 
-  get(key: string): Counted | undefined {
+  get (key: string): Counted | undefined {
     return this.#entries.get(key);
   }
 
   /** Counts `key` once more, making room for it if it is new and the summary is full. */
-  add(key: string): Counted {
+  add (key: string): Counted {
     const known = this.#entries.get(key);
     if (known !== undefined && this.#kept.has(known)) {
       known.count++;
@@ -72,7 +72,7 @@ export class SpaceSaving {
   }
 
   /** Keeps `entry` for good, out of eviction's reach, while fewer than `capacity` are kept; false otherwise. */
-  keep(entry: Counted): boolean {
+  keep (entry: Counted): boolean {
     if (this.#kept.has(entry)) return true;
     if (this.#kept.size >= this.capacity || this.#entries.get(entry.key) !== entry) return false;
     // The least count is found again when its group was the one emptied: pins are rare (at most capacity a day).
@@ -82,7 +82,7 @@ export class SpaceSaving {
   }
 
   /** Takes `entry` out of its count's group; true when that group is now empty. */
-  #leave(entry: Counted): boolean {
+  #leave (entry: Counted): boolean {
     const group = this.#byCount.get(entry.count)!;
     group.delete(entry);
     if (group.size > 0) return false;
@@ -90,7 +90,7 @@ export class SpaceSaving {
     return true;
   }
 
-  #join(entry: Counted, count: number): void {
+  #join (entry: Counted, count: number): void {
     entry.count = count;
     let group = this.#byCount.get(count);
     if (group === undefined) this.#byCount.set(count, (group = new Set()));
@@ -98,14 +98,14 @@ export class SpaceSaving {
   }
 }
 
-function leastKey(groups: ReadonlyMap<number, unknown>): number {
+function leastKey (groups: ReadonlyMap<number, unknown>): number {
   let least = Infinity;
   for (const count of groups.keys()) if (count < least) least = count;
   return least === Infinity ? 0 : least;
 }
 
 /** Bits set in a 32-bit number. */
-export function bitsSet(n: number): number {
+export function bitsSet (n: number): number {
   let v = n - ((n >>> 1) & 0x55555555);
   v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
   return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
@@ -115,7 +115,7 @@ export function bitsSet(n: number): number {
 export const clientsSeen = (c: Pick<Counted, 'low' | 'high'>): number => bitsSet(c.low) + bitsSet(c.high);
 
 /** Marks bucket `b` (0 to 63) as seen. */
-export function see(c: Counted, b: number): void {
+export function see (c: Counted, b: number): void {
   if (b < 32) c.low = (c.low | (1 << b)) >>> 0;
   else c.high = (c.high | (1 << (b - 32))) >>> 0;
 }

@@ -21,7 +21,7 @@ export const SERVER_TITLE = 'Three Good Sources';
 /** The registry's limit for a description (server.json's schema: at most 100 characters). */
 export const MAX_DESCRIPTION = 100;
 
-export function serverCard({ name, version, registry, mcpUrl }: { name: string; version: string; registry: Registry; mcpUrl: string }): ServerCard {
+export function serverCard ({ name, version, registry, mcpUrl }: { name: string; version: string; registry: Registry; mcpUrl: string }): ServerCard {
   const topics = Object.keys(registry.categories).length;
   const lead = `Three human-vetted sources for each of ${topics} topic${topics === 1 ? '' : 's'}, curated by `;
   // A curator's name is theirs to choose: cut to fit rather than break the registry's limit.

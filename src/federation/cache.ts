@@ -29,7 +29,7 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const fileOf = (dir: string, pubkey: string) => join(dir, `${pubkey}.json`);
 
 /** Written whole or not at all (write, then rename). */
-export async function saveCopy(dir: string, pubkey: string, url: string, copy: CachedCopy): Promise<void> {
+export async function saveCopy (dir: string, pubkey: string, url: string, copy: CachedCopy): Promise<void> {
   await mkdir(dir, { recursive: true });
   const file: CacheFile = {
     format: FORMAT,
@@ -47,7 +47,7 @@ export async function saveCopy(dir: string, pubkey: string, url: string, copy: C
  * kept for another URL); `{ problem }` when the file is there but unreadable (truncated, not JSON,
  * not one we wrote), which the caller logs. The caller verifies a copy again as if just fetched.
  */
-export async function loadCopy(dir: string, pubkey: string, url: string): Promise<CachedCopy | { readonly problem: string } | undefined> {
+export async function loadCopy (dir: string, pubkey: string, url: string): Promise<CachedCopy | { readonly problem: string } | undefined> {
   let text: string;
   try {
     text = await readFile(fileOf(dir, pubkey), 'utf8');

@@ -14,7 +14,7 @@ export interface EndorsementFacts {
   readonly lastSuccess: string | null;
 }
 
-export function endorsementFacts(registry: Registry, federation: FederationView | undefined): EndorsementFacts[] {
+export function endorsementFacts (registry: Registry, federation: FederationView | undefined): EndorsementFacts[] {
   const peers = new Map((federation?.peers() ?? []).map((p) => [p.endorsement.pubkey, p]));
   return registry.endorsements.map(({ name, pubkey, url, since }) => {
     const peer = peers.get(pubkey);

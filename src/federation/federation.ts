@@ -47,7 +47,6 @@ export interface FederationView {
 
 export const NO_FEDERATION: FederationView = { peers: () => [] };
 
-
 export interface FederationOptions {
   readonly refreshMs: number;
   readonly cacheDir: string | undefined;
@@ -96,14 +95,14 @@ interface Peer {
   inFlight: boolean;
 }
 
-function fingerprint(docs: PeerDocuments): string {
+function fingerprint (docs: PeerDocuments): string {
   const hash = createHash('sha256');
   for (const doc of [docs.registry, docs.signature, docs.history]) hash.update(createHash('sha256').update(doc).digest());
   return hash.digest('hex');
 }
 
 /** What a new copy must move forward from: checked in the worker, before the copy is parsed. */
-function inUseOf(copy: PeerCopy | undefined): InUse | undefined {
+function inUseOf (copy: PeerCopy | undefined): InUse | undefined {
   if (copy === undefined) return undefined;
   return { version: copy.version, historyLength: copy.historyLength, head: copy.historyHead };
 }
@@ -132,7 +131,7 @@ export class Federation implements FederationView {
   /** Runs the next rebuild of the shared spelling index, once the copies have stopped changing. */
   #spellingTimer: NodeJS.Timeout | undefined;
 
-  constructor(options: FederationOptions) {
+  constructor (options: FederationOptions) {
     this.#options = { ...DEFAULTS, now: Date.now, ...options };
     this.#verifierOptions = options.verifier ?? {};
     this.#verifier = new PeerVerifier(this.#verifierOptions);
@@ -142,7 +141,7 @@ export class Federation implements FederationView {
    * The endorsements of the registry being served: new peers are added (due at once), gone ones
    * dropped, and a peer whose URL changed starts afresh.
    */
-  setPeers(endorsements: readonly Endorsement[]): void {
+  setPeers (endorsements: readonly Endorsement[]): void {
     const next = new Map<string, Peer>();
     for (const endorsement of endorsements) {
       const known = this.#peers.get(endorsement.pubkey);
@@ -150,7 +149,15 @@ export class Federation implements FederationView {
         known.endorsement = endorsement;
         next.set(endorsement.pubkey, known);
       } else {
-        next.set(endorsement.pubkey, { endorsement, copy: undefined, lastSuccess: undefined, lastError: undefined, failures: 0, nextAttempt: 0, inFlight: false });
+        next.set(endorsement.pubkey, {
+          endorsement,
+          copy: undefined,
+          lastSuccess: undefined,
+          lastError: undefined,
+          failures: 0,
+          nextAttempt: 0,
+          inFlight: false,
+        });
       }
     }
     this.#peers = next;
@@ -158,7 +165,7 @@ export class Federation implements FederationView {
   }
 
   /** Reads the copies kept on disk, each verified again; for peers that have none yet. */
-  async loadCache(): Promise<void> {
+  async loadCache (): Promise<void> {
     const dir = this.#options.cacheDir;
     if (dir === undefined) return;
     await Promise.all(
@@ -179,12 +186,12 @@ export class Federation implements FederationView {
         } catch (err) {
           this.#options.onEvent?.({ kind: 'refused', peer: peer.endorsement, reason: `disk copy: ${(err as Error).message}`, serving: false });
         }
-      }),
+      })
     );
   }
 
   /** Starts refreshing in the background; the timer never keeps the process alive. */
-  start(): void {
+  start (): void {
     if (this.#timer !== undefined) return;
     if (this.#stopped.signal.aborted) this.#stopped = new AbortController();
     this.#timer = setInterval(() => this.#tick(), TICK_MS);
@@ -192,7 +199,7 @@ export class Federation implements FederationView {
     this.#tick();
   }
 
-  stop(): void {
+  stop (): void {
     clearInterval(this.#timer);
     this.#timer = undefined;
     this.#stopped.abort();
@@ -202,7 +209,7 @@ export class Federation implements FederationView {
     this.#verifier = new PeerVerifier(this.#verifierOptions);
   }
 
-  peers(): readonly PeerView[] {
+  peers (): readonly PeerView[] {
     const now = this.#options.now();
     return [...this.#peers.values()].map((p) => ({
       endorsement: p.endorsement,
@@ -213,12 +220,12 @@ export class Federation implements FederationView {
     }));
   }
 
-  #state(peer: Peer, now: number): PeerState {
+  #state (peer: Peer, now: number): PeerState {
     if (peer.copy === undefined) return 'unavailable';
     return now - peer.copy.fetchedAt <= STALE_AFTER_PERIODS * this.#options.refreshMs ? 'fresh' : 'stale';
   }
 
-  #tick(): void {
+  #tick (): void {
     const now = this.#options.now();
     for (const peer of this.#peers.values()) {
       if (this.#running >= this.#options.concurrency) return;
@@ -234,7 +241,7 @@ export class Federation implements FederationView {
     }
   }
 
-  async #refresh(peer: Peer): Promise<void> {
+  async #refresh (peer: Peer): Promise<void> {
     const { endorsement } = peer;
     const base = new URL(endorsement.url.endsWith('/') ? endorsement.url : `${endorsement.url}/`);
     // One failure ends the other two fetches of this attempt, and closing the server ends all.
@@ -244,8 +251,8 @@ export class Federation implements FederationView {
     try {
       const [registry, signature, history] = await Promise.all(
         (['registry', 'registry/signature', 'registry/history'] as const).map((path) =>
-          fetchDocument(new URL(path, base), path === 'registry/signature' ? { ...limits, maxBytes: SIGNATURE_MAX_BYTES } : limits),
-        ),
+          fetchDocument(new URL(path, base), path === 'registry/signature' ? { ...limits, maxBytes: SIGNATURE_MAX_BYTES } : limits)
+        )
       ).catch((err: unknown) => {
         attempt.abort();
         throw err;
@@ -275,9 +282,10 @@ export class Federation implements FederationView {
       this.#options.onEvent?.({ kind: 'updated', peer: endorsement, version: copy.version });
       const dir = this.#options.cacheDir;
       if (dir !== undefined && !this.#stopped.signal.aborted) {
-        await saveCopy(dir, endorsement.pubkey, endorsement.url, { registry: registry!, signature: signature!, history: history!, fetchedAt }).catch((err: NodeJS.ErrnoException) =>
-          this.#options.onEvent?.({ kind: 'disk', peer: endorsement, reason: `cannot write its disk copy (${err.code ?? 'write error'})`, serving: true }),
-        );
+        await saveCopy(dir, endorsement.pubkey, endorsement.url, { registry: registry!, signature: signature!, history: history!, fetchedAt })
+          .catch((err: NodeJS.ErrnoException) =>
+            this.#options.onEvent?.({ kind: 'disk', peer: endorsement, reason: `cannot write its disk copy (${err.code ?? 'write error'})`, serving: true })
+          );
       }
     } catch (err) {
       // Closing the server cancels what is in flight: that is no failure of the peer's.
@@ -298,7 +306,7 @@ export class Federation implements FederationView {
    * the same queue as indexing; each copy's matcher then reads it as its own (until then, its own).
    * A word that a hundred peers use is compared once per query instead of a hundred times.
    */
-  #queueSpelling(): void {
+  #queueSpelling (): void {
     // Copies arrive together (start-up, a refresh round): one rebuild after a quiet moment serves
     // them all. The wait is outside the indexing queue, so that copies are never held up by it.
     clearTimeout(this.#spellingTimer);
@@ -317,7 +325,7 @@ export class Federation implements FederationView {
   }
 
   /** Resolves once no copy is being indexed and the shared spelling index covers every copy (benchmarks, tests). */
-  async idle(): Promise<void> {
+  async idle (): Promise<void> {
     for (;;) {
       const queue = this.#accepting;
       await queue;
@@ -331,11 +339,15 @@ export class Federation implements FederationView {
    * before the copy is even parsed) and builds its matcher in slices; throws PeerRefused. Copies
    * are indexed one peer at a time.
    */
-  async #accept(peer: Peer, docs: PeerDocuments & Partial<Pick<CachedCopy, 'fetchedAt'>>, fetchedAt = docs.fetchedAt ?? this.#options.now()): Promise<PeerCopy> {
+  async #accept (peer: Peer, docs: PeerDocuments & Partial<Pick<CachedCopy, 'fetchedAt'>>, fetchedAt = docs.fetchedAt ?? this.#options.now()): Promise<PeerCopy> {
     const verified = await this.#verifier.verify(docs, peer.endorsement.pubkey, this.#options.allowLoopbackHttp, inUseOf(peer.copy));
     const turn = this.#accepting.then(async () => {
       try {
-        const matcher = await buildMatcherInSlices(verified.registry, this.#options.matchThreshold, { limits: PEER_INDEX_LIMITS, pause: nextTurn, meaning: this.#options.meaning });
+        const matcher = await buildMatcherInSlices(verified.registry, this.#options.matchThreshold, {
+          limits: PEER_INDEX_LIMITS,
+          pause: nextTurn,
+          meaning: this.#options.meaning,
+        });
         return { ...verified, matcher, fetchedAt, fingerprint: fingerprint(docs) };
       } catch (err) {
         throw err instanceof IndexTooLarge ? new PeerRefused(err.message) : err;

@@ -8,9 +8,9 @@ export type FetchFailure = 'unreachable' | 'timeout' | 'cancelled' | 'status' | 
 
 /** Why a peer's document could not be had: unreachable, a bad reply, too big, too slow. */
 export class PeerFetchError extends Error {
-  constructor(
+  constructor (
     readonly failure: FetchFailure,
-    message: string,
+    message: string
   ) {
     super(message);
   }
@@ -47,12 +47,12 @@ const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
  * most `maxBytes` (the declared length is checked first, then every chunk as it arrives), all
  * within `timeoutMs`. Rejects only with PeerFetchError.
  */
-export async function fetchDocument(start: URL, limits: FetchLimits): Promise<Buffer> {
+export async function fetchDocument (start: URL, limits: FetchLimits): Promise<Buffer> {
   return (await getDocument(start, { requireJson: true, ...limits })).body;
 }
 
 /** fetchDocument, with the reply's ETag (for `verify`, which compares them across documents). */
-export async function getDocument(start: URL, limits: FetchLimits): Promise<FetchedDocument> {
+export async function getDocument (start: URL, limits: FetchLimits): Promise<FetchedDocument> {
   const timeout = AbortSignal.timeout(limits.timeoutMs);
   const signal = limits.signal === undefined ? timeout : AbortSignal.any([timeout, limits.signal]);
   const stopped = (): PeerFetchError =>
@@ -84,7 +84,7 @@ type Reply = { readonly kind: 'document'; readonly document: FetchedDocument } |
  * error reached the process as an uncaught exception. We ask for no encoding and refuse any:
  * nothing a peer sends is ever decompressed, so no chain of encodings and no decompression bomb.
  */
-function getOnce(url: URL, limits: FetchLimits, signal: AbortSignal, stopped: () => PeerFetchError): Promise<Reply> {
+function getOnce (url: URL, limits: FetchLimits, signal: AbortSignal, stopped: () => PeerFetchError): Promise<Reply> {
   return new Promise<Reply>((resolve, reject) => {
     let settled = false;
     let req: ClientRequest | undefined;
@@ -148,7 +148,7 @@ function getOnce(url: URL, limits: FetchLimits, signal: AbortSignal, stopped: ()
 }
 
 /** A system error's code (ECONNREFUSED, CERT_HAS_EXPIRED), else its name: never a peer's text. */
-function codeOf(err: unknown): string {
+function codeOf (err: unknown): string {
   const code = (err as { code?: unknown }).code;
   return typeof code === 'string' && /^[A-Z0-9_]{1,60}$/.test(code) ? code : ((err as Error).name ?? 'error');
 }

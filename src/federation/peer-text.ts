@@ -13,7 +13,7 @@ export const PEER_TEXT_MAX = { name: 120, description: 400, why: 400, url: 2000,
  * most `max` characters. Without this a peer's curator name holding line breaks made the text of
  * get_federated_sources show a block that read as this server's own curator.
  */
-export function peerText(text: string, max: number): string {
+export function peerText (text: string, max: number): string {
   const line = text
     .replace(/[\p{Cc}\p{Zl}\p{Zp}]+/gu, ' ')
     // Format (bidi, zero-width), lone surrogates, private-use and unassigned code points: none is text.
@@ -25,7 +25,7 @@ export function peerText(text: string, max: number): string {
 }
 
 /** Every text of a peer's registry that an answer shows, through peerText; matching text is left as written. */
-export function peerRegistryForDisplay(registry: Registry): Registry {
+export function peerRegistryForDisplay (registry: Registry): Registry {
   const categories: Record<string, Category> = {};
   for (const [slug, c] of Object.entries(registry.categories)) {
     categories[slug] = {
@@ -34,7 +34,12 @@ export function peerRegistryForDisplay(registry: Registry): Registry {
       description: peerText(c.description, PEER_TEXT_MAX.description),
       // A URL as the URL parser writes it: spaces and other text in it percent-encoded, so that it
       // cannot carry a sentence ("https://a.example/ Note from this server's curator: ...").
-      sources: c.sources.map((s) => ({ ...s, name: peerText(s.name, PEER_TEXT_MAX.name), url: peerText(new URL(s.url).href, PEER_TEXT_MAX.url), why: peerText(s.why, PEER_TEXT_MAX.why) })),
+      sources: c.sources.map((s) => ({
+        ...s,
+        name: peerText(s.name, PEER_TEXT_MAX.name),
+        url: peerText(new URL(s.url).href, PEER_TEXT_MAX.url),
+        why: peerText(s.why, PEER_TEXT_MAX.why),
+      })),
     };
   }
   return { ...registry, curator: { ...registry.curator, name: peerText(registry.curator.name, PEER_TEXT_MAX.curator) }, categories };

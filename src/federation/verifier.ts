@@ -43,11 +43,11 @@ export class PeerVerifier {
   #nextId = 1;
   #closed = false;
 
-  constructor(options: VerifierOptions = {}) {
+  constructor (options: VerifierOptions = {}) {
     this.#options = { ...DEFAULTS, ...options };
   }
 
-  verify(docs: PeerDocuments, endorsedKey: string, allowLoopbackHttp: boolean, inUse: InUse | undefined): Promise<VerifiedCopy> {
+  verify (docs: PeerDocuments, endorsedKey: string, allowLoopbackHttp: boolean, inUse: InUse | undefined): Promise<VerifiedCopy> {
     if (this.#closed) return Promise.reject(new PeerRefused('the server is closing'));
     // The heap cap alone does not contain every exhaustion (V8 ends the whole process when one
     // allocation cannot fit): what reaches the worker is bounded first, fetched or read from disk,
@@ -62,7 +62,7 @@ export class PeerVerifier {
   }
 
   /** Ends the worker; copies waiting are refused. */
-  async close(): Promise<void> {
+  async close (): Promise<void> {
     this.#closed = true;
     const waiting = [...this.#queue, ...(this.#current === undefined ? [] : [this.#current])];
     this.#queue = [];
@@ -74,7 +74,7 @@ export class PeerVerifier {
     await worker?.terminate();
   }
 
-  #next(): void {
+  #next (): void {
     if (this.#current !== undefined || this.#closed) return;
     const pending = this.#queue.shift();
     if (pending === undefined) return;
@@ -88,7 +88,7 @@ export class PeerVerifier {
     worker.postMessage(pending.task);
   }
 
-  #workerNow(): Worker {
+  #workerNow (): Worker {
     if (this.#worker !== undefined) return this.#worker;
     const worker = new Worker(WORKER_FILE, { resourceLimits: { maxOldGenerationSizeMb: this.#options.maxHeapMb, maxYoungGenerationSizeMb: 32 } });
     worker.on('message', (reply: VerifyReply) => {
@@ -99,8 +99,7 @@ export class PeerVerifier {
       if (reply.ok) {
         const { registryJson, ...rest } = reply.value;
         current.resolve({ ...rest, registry: JSON.parse(registryJson) as VerifiedCopy['registry'] });
-      }
-      else current.reject(new PeerRefused(reply.reason));
+      } else current.reject(new PeerRefused(reply.reason));
       if (this.#queue.length === 0) worker.unref();
       this.#next();
     });
@@ -116,7 +115,7 @@ export class PeerVerifier {
   }
 
   /** Refuses the copy being verified and replaces the worker, which may be stuck in it. */
-  #fail(reason: string): void {
+  #fail (reason: string): void {
     const current = this.#current;
     const worker = this.#worker;
     this.#worker = undefined;

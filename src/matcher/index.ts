@@ -51,7 +51,12 @@ export const TERM_NAMES = 2;
 export const TERM_DESCRIBES = 4;
 
 /** A word's entry, from the categories that use it (by number, ascending) and the field weight each wrote it in. */
-export function termOf(stem: string, owners: readonly { readonly id: number; readonly field: number }[], keywords: readonly Keywords[], slugs: readonly string[]): Term {
+export function termOf (
+  stem: string,
+  owners: readonly { readonly id: number; readonly field: number }[],
+  keywords: readonly Keywords[],
+  slugs: readonly string[]
+): Term {
   const flags = new Uint8Array(owners.length);
   owners.forEach(({ id }, i) => {
     const k = keywords[id]!;
@@ -97,7 +102,7 @@ export interface SoftPhrase {
 }
 
 /** A curator's phrase as the matcher reads it inside a query: function words out, stop words kept. */
-export function softPhraseOf(text: string): { phrase: string[]; soft: string[] } | undefined {
+export function softPhraseOf (text: string): { phrase: string[]; soft: string[] } | undefined {
   const tokens = normalizeText(text).split(' ').filter((w) => w.length > 1 && !FUNCTION_WORDS.has(w));
   if (tokens.length < 2 || !tokens.some((w) => SOFT_STOP_WORDS.has(w))) return undefined;
   return { phrase: tokens.map(stem), soft: [...new Set(tokens.filter((w) => SOFT_STOP_WORDS.has(w)).map(stem))] };
@@ -141,7 +146,7 @@ export interface MatcherIndex {
 }
 
 /** Builds the index, one step per text so that a large registry is indexed in slices; refuses one beyond `limits`. */
-export function* indexSteps(registry: Registry, rules: MatcherRules, limits: IndexLimits | undefined): Generator<void, MatcherIndex> {
+export function * indexSteps (registry: Registry, rules: MatcherRules, limits: IndexLimits | undefined): Generator<void, MatcherIndex> {
   const slugs = Object.keys(registry.categories).sort();
   const idOfSlug = new Map(slugs.map((slug, id) => [slug, id]));
   // Per stem, per category number, the highest field weight it was written in.
@@ -277,5 +282,21 @@ export function* indexSteps(registry: Registry, rules: MatcherRules, limits: Ind
   let longestWord = 0;
   for (const w of spellings.keys()) longestWord = Math.max(longestWord, w.length);
   const rarest = Math.log(1 + Math.max(slugs.length, 1));
-  return { registry, slugs, idOfSlug, terms, spellings, keywords, single, acronyms, phraseStarts, exclusions, softPhrases, namedSoft, byTitle, longestWord, rarest };
+  return {
+    registry,
+    slugs,
+    idOfSlug,
+    terms,
+    spellings,
+    keywords,
+    single,
+    acronyms,
+    phraseStarts,
+    exclusions,
+    softPhrases,
+    namedSoft,
+    byTitle,
+    longestWord,
+    rarest,
+  };
 }

@@ -40,7 +40,7 @@ const PAY =
 const SHOWS = /\b(?:tour dates|tv show|tv series|box office)\b/g;
 
 /** The listing phrases a normalised text holds, each once. */
-export function showPhrasesOf(text: string): string[] {
+export function showPhrasesOf (text: string): string[] {
   return [...new Set(text.match(SHOWS) ?? [])];
 }
 
@@ -58,7 +58,7 @@ const INSTRUCTS = /\b(?:ignore|disregard|forget|override)(?: all| any| the| your
 export const NEAR_ME = 'near me';
 
 /** Whether a normalised text asks for something near the asker. */
-export function asksNearMe(text: string): boolean {
+export function asksNearMe (text: string): boolean {
   return /(?:^| )near me(?: |$)/.test(text);
 }
 
@@ -73,7 +73,7 @@ const PRICE_CEILING = /\b(?:under|below|less than|cheaper than|up to|max(?:imum)
  * The query's intent words, as written; "near me" counts as one ("near" alone is a place word: "go
  * near his bowl"), and a price ceiling as "price". `unfolded`: the query before folding.
  */
-export function intentWordsOf(words: readonly string[], text: string, unfolded = ''): string[] {
+export function intentWordsOf (words: readonly string[], text: string, unfolded = ''): string[] {
   const found = words.filter((w) => INTENT_WORDS.has(w));
   if (asksNearMe(text)) found.push(NEAR_ME);
   if (PRICE_CEILING.test(unfolded) && !found.includes('price')) found.push('price');

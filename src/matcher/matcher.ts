@@ -62,7 +62,7 @@ export interface MatcherOptions {
 }
 
 /** Builds the matcher for one registry, once. */
-export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRESHOLD, options: MatcherOptions = {}): Matcher {
+export function buildMatcher (registry: Registry, defaultThreshold = DEFAULT_THRESHOLD, options: MatcherOptions = {}): Matcher {
   return runAtOnce(matcherSteps(registry, defaultThreshold, options));
 }
 
@@ -71,17 +71,21 @@ export function buildMatcher(registry: Registry, defaultThreshold = DEFAULT_THRE
  * loop): a peer's registry near the limits takes a few hundred milliseconds to index, which must
  * not be taken from requests in one piece.
  */
-export function buildMatcherInSlices(registry: Registry, defaultThreshold: number, options: MatcherOptions & { readonly pause: () => Promise<unknown> }): Promise<Matcher> {
+export function buildMatcherInSlices (
+  registry: Registry,
+  defaultThreshold: number,
+  options: MatcherOptions & { readonly pause: () => Promise<unknown> }
+): Promise<Matcher> {
   return runInSlices(matcherSteps(registry, defaultThreshold, options), options.pause);
 }
 
-function* matcherSteps(registry: Registry, defaultThreshold: number, options: MatcherOptions): Generator<void, Matcher> {
+function * matcherSteps (registry: Registry, defaultThreshold: number, options: MatcherOptions): Generator<void, Matcher> {
   const rules = options.rules ?? RULES;
   const { limits } = options;
-  const ix = yield* indexSteps(registry, rules, limits);
+  const ix = yield * indexSteps(registry, rules, limits);
   let own: SpellingIndex;
   try {
-    own = yield* editDistanceIndexSteps(ix.spellings.keys(), limits === undefined ? {} : { maxBucket: limits.wordsPerSpellingBucket });
+    own = yield * editDistanceIndexSteps(ix.spellings.keys(), limits === undefined ? {} : { maxBucket: limits.wordsPerSpellingBucket });
   } catch (err) {
     throw err instanceof SpellingBucketFull ? new IndexTooLarge(err.message) : err;
   }
@@ -92,12 +96,12 @@ function* matcherSteps(registry: Registry, defaultThreshold: number, options: Ma
   // Agents ask the same things in different case and punctuation: rankings are remembered by
   // normalised query. Bounded: emptied when full, so memory stays flat under any traffic.
   const rankings = new BoundedMemo<string, Ranking>(MAX_REMEMBERED_RANKINGS);
-  const meaning: MeaningIndex | undefined = options.meaning === undefined ? undefined : yield* meaningIndexSteps(registry, options.meaning, contentWords);
+  const meaning: MeaningIndex | undefined = options.meaning === undefined ? undefined : yield * meaningIndexSteps(registry, options.meaning, contentWords);
   // What declines name, by the same key as the ranking their lexical candidates come from.
   const named = new BoundedMemo<string, readonly MatchCandidate[]>(MAX_REMEMBERED_RANKINGS);
 
   return {
-    match(query, threshold = defaultThreshold, prepared = prepareQuery(query), asker = '') {
+    match (query, threshold = defaultThreshold, prepared = prepareQuery(query), asker = '') {
       const early = decideBeforeRanking(ix, prepared, threshold, rules);
       if (early !== undefined) return early;
       // Capitals this registry's curator writes too change the ranking: they are part of what it is
@@ -113,17 +117,17 @@ function* matcherSteps(registry: Registry, defaultThreshold: number, options: Ma
       return { ...outcome, candidates };
     },
     remembered: () => ({ rankings: rankings.size, corrections: scorer.remembered() }),
-    explain(query, threshold = defaultThreshold) {
+    explain (query, threshold = defaultThreshold) {
       const prepared = prepareQuery(query);
       return explainOutcome(ix, scorer, rules, prepared, this.match(query, threshold, prepared));
     },
     vocabulary: () => ix.spellings.keys(),
-    unknownWords(prepared, slug) {
+    unknownWords (prepared, slug) {
       const id = ix.idOfSlug.get(slug);
       if (id === undefined) return [];
       return prepared.words.filter((_, i) => !(ix.terms.get(prepared.stems[i]!)?.ids.includes(id) ?? false));
     },
-    useSpelling(index) {
+    useSpelling (index) {
       shared = index;
     },
   };

@@ -8,23 +8,24 @@ import { STOP_WORDS } from './stop-words.js';
  * characters (zero-width spaces and joiners, soft hyphens) removed, punctuation turned into
  * spaces, whitespace collapsed. A format character inside a word must not split it in two.
  */
-export function normalizeText(text: string): string {
+export function normalizeText (text: string): string {
   return foldUnfolded(unfold(text));
 }
 
 /** Compatibility forms unfolded, accents and format characters removed; case kept. */
-export function unfold(text: string): string {
+export function unfold (text: string): string {
   return text.normalize('NFKD').replace(/[\p{M}\p{Cf}]+/gu, '');
 }
 
 /** normalizeText of a text already unfolded. */
-export function foldUnfolded(unfolded: string): string {
+export function foldUnfolded (unfolded: string): string {
   return unfolded
     .toLowerCase()
     .replace(/['’]/g, '')
-    // A letter joined by a hyphen to a word is one word with it: "z-wave" is "zwave", "e-mail" is
-    // "email" (single letters alone are dropped, which would leave "wave" and "mail").
-    .replace(/(?<![\p{L}\p{N}\-\u2010\u2011])(\p{L})[-\u2010\u2011](?=\p{L})/gu, '$1')
+    // A letter joined by a hyphen to a word or a number is one word with it: "z-wave" is "zwave",
+    // "e-mail" is "email", form "I-9" is "i9" (single letters and digits alone are dropped, which
+    // would leave "wave", "mail" and nothing at all).
+    .replace(/(?<![\p{L}\p{N}\-\u2010\u2011])(\p{L})[-\u2010\u2011](?=[\p{L}\p{N}])/gu, '$1')
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim();
 }
@@ -35,7 +36,7 @@ export function foldUnfolded(unfolded: string): string {
  * ("dns" to "dn") still meets itself. Words with digits ("p0420", "sac305") are names, kept as
  * written.
  */
-export function stem(word: string): string {
+export function stem (word: string): string {
   if (/\d/.test(word)) return word;
   return stems.get(word, porter);
 }
@@ -47,12 +48,12 @@ export function stem(word: string): string {
 const stems = new BoundedMemo<string, string>(50_000);
 
 /** The content words of a text as written: normalised, stop words and single letters dropped. */
-export function contentWords(text: string): string[] {
+export function contentWords (text: string): string[] {
   return contentWordsOf(normalizeText(text));
 }
 
 /** contentWords of a text already normalised. */
-export function contentWordsOf(normalized: string): string[] {
+export function contentWordsOf (normalized: string): string[] {
   return normalized.split(' ').filter((w) => w.length > 1 && !STOP_WORDS.has(w));
 }
 
@@ -61,7 +62,7 @@ export function contentWordsOf(normalized: string): string[] {
  * name of a method, not the word ("running stride"). Other words in capitals ("DKIM") mean the
  * same in any case, so they are not kept. Takes the text unfolded (see unfold()).
  */
-export function capitalizedEverydayWords(unfolded: string): string[] {
+export function capitalizedEverydayWords (unfolded: string): string[] {
   // Most queries hold no run of three capitals: one test, and nothing else to do.
   if (!/\p{Lu}{3}/u.test(unfolded)) return [];
   const found = new Set<string>();

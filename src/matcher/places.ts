@@ -29,7 +29,7 @@ interface PlaceIndex {
 const MAX_NAME_WORDS = 5;
 const KEPT_SHORT = new Set(['uk', 'usa']);
 
-function placeIndex(): PlaceIndex {
+function placeIndex (): PlaceIndex {
   const byName = new Map<string, string[]>();
   const add = (name: string, country: string) => {
     const key = normalizeText(name);
@@ -75,7 +75,7 @@ const US_IN_CAPITALS = /(?:^|[^A-Za-z.])U\.?S\.?A?\.?(?![A-Za-z])/;
  *   country in passing ("trade-ins and UK PCP finance") is not bound to it;
  * - `named` (a category's name, slug and tags): every place.
  */
-export function countriesIn(normalized: string, unfolded: string, mode: 'asked' | 'scope' | 'named'): string[] {
+export function countriesIn (normalized: string, unfolded: string, mode: 'asked' | 'scope' | 'named'): string[] {
   const { byName, lengthsFrom } = index;
   const found: string[] = [];
   const tokens = normalized === '' ? [] : normalized.split(' ');

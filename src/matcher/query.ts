@@ -41,7 +41,7 @@ export interface PreparedQuery {
 }
 
 /** Normalised first, then measured: the length limit holds for what the matcher actually reads. */
-export function prepareQuery(query: string): PreparedQuery {
+export function prepareQuery (query: string): PreparedQuery {
   const unfolded = unfold(query);
   const text = foldUnfolded(unfolded);
   if (text.length > MAX_NORMALIZED_LENGTH) return { tooLong: true, text: '', words: [], stems: [], key: '', oneWord: false, capitals: [], intents: [], phraseWords: [], countries: [] };
@@ -74,7 +74,7 @@ export function prepareQuery(query: string): PreparedQuery {
 }
 
 /** At most `limit` items: all of them, or the first half and the last half with `cut` between. */
-function headAndTail(items: readonly string[], limit: number, cut: readonly string[]): string[] {
+function headAndTail (items: readonly string[], limit: number, cut: readonly string[]): string[] {
   if (items.length <= limit) return [...items];
   const head = limit >> 1;
   return [...items.slice(0, head), ...cut, ...items.slice(items.length - (limit - head))];

@@ -44,7 +44,10 @@ export interface ScopeRefusal {
 export interface Ranking {
   /** At most `declineCandidates` (rules.ts), best first. */
   readonly candidates: readonly MatchCandidate[];
-  /** What a decline names: the candidates first, then the best other categories the query shares words with (too few to answer with): at most `declineCandidates`. */
+  /**
+   * What a decline names: the candidates first, then the best other categories the query shares
+   * words with (too few to answer with): at most `declineCandidates`.
+   */
   readonly declineCandidates: readonly MatchCandidate[];
   /** The query names the leader and not the runner-up (see rank()). */
   readonly byTopic: boolean;
@@ -63,6 +66,8 @@ export interface Scorer {
   readWords(prepared: PreparedQuery, capitals: readonly string[]): { read: (Hit | undefined)[]; sequence: string[] };
   /** Per category number, the stems of `sequence` that are its keywords. */
   keywordStems(sequence: readonly string[], capitals: readonly string[]): Map<number, Set<string>>;
+  /** Per stop word (stemmed) of a curator's phrase found whole in `sequence`, the categories whose phrase it is. */
+  softPhraseHits(sequence: readonly string[]): Map<string, Set<number>>;
   /** Per category slug, the not-about entries the query holds. */
   excluded(stems: readonly string[]): Map<string, string[]>;
   /** The query's words in capitals that this registry's curator writes in capitals too. */
@@ -78,7 +83,7 @@ const NO_EXCLUSIONS: ReadonlyMap<string, readonly string[]> = new Map();
  * fields, count more) against the query words that point elsewhere or nowhere; misspelt words
  * are corrected against the registry's vocabulary.
  */
-export function createScorer(ix: MatcherIndex, rules: MatcherRules, spelling: () => SpellingIndex): Scorer {
+export function createScorer (ix: MatcherIndex, rules: MatcherRules, spelling: () => SpellingIndex): Scorer {
   const { slugs, terms, spellings, keywords, rarest } = ix;
   // Scratch space for rank(), reused by every query (ranking is synchronous).
   const size = slugs.length;
@@ -101,7 +106,7 @@ export function createScorer(ix: MatcherIndex, rules: MatcherRules, spelling: ()
   const typo = (stem: string, edits: number, spelling: string): Hit => ({ stem, term: terms.get(stem)!, factor: 1 - rules.typoPenalty * edits, spelling });
 
   /** A registry word, exactly or (while `mayCorrect`) through a typo correction; `typo` says which was tried. */
-  function resolve(word: string, exact: string, mayCorrect: boolean): { hit: Hit | undefined; typo: boolean } {
+  function resolve (word: string, exact: string, mayCorrect: boolean): { hit: Hit | undefined; typo: boolean } {
     const term = terms.get(exact);
     if (term !== undefined) return { hit: { stem: exact, term, factor: 1 }, typo: false };
     // A word longer than any registry word by more than two letters is no typo of one: not looked up.
@@ -115,7 +120,7 @@ export function createScorer(ix: MatcherIndex, rules: MatcherRules, spelling: ()
   }
 
   /** The registry word a four-letter word is with two neighbouring letters swapped back, the first letter kept. */
-  function swapped(word: string): Hit | undefined {
+  function swapped (word: string): Hit | undefined {
     for (let i = 1; i < word.length - 1; i++) {
       const candidate = word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2);
       const corrected = spellings.get(candidate);
@@ -125,7 +130,7 @@ export function createScorer(ix: MatcherIndex, rules: MatcherRules, spelling: ()
   }
 
   /** The registry word `word` is a typo of, if any. */
-  function correct(word: string): Hit | undefined {
+  function correct (word: string): Hit | undefined {
     // "bread" is not a typo of "dread": only words with the same first letter are candidates.
     for (const { word: candidate, edits } of spelling().candidates(word, asker)) {
       const corrected = spellings.get(candidate);
@@ -144,7 +149,7 @@ export function createScorer(ix: MatcherIndex, rules: MatcherRules, spelling: ()
    * pass over the query through the keyword index, so the cost follows the query, not the number
    * of categories.
    */
-  function keywordStems(sequence: readonly string[], capitals: readonly string[]): Map<number, Set<string>> {
+  function keywordStems (sequence: readonly string[], capitals: readonly string[]): Map<number, Set<string>> {
     const found = new Map<number, Set<string>>();
     const add = (id: number, stems: readonly string[]) => {
       const set = found.get(id);
@@ -171,7 +176,7 @@ export function createScorer(ix: MatcherIndex, rules: MatcherRules, spelling: ()
    * for a school event" holds "school threat assessment"), so that words far apart in a long
    * request are not read as one phrase.
    */
-  function excluded(stems: readonly string[]): Map<string, string[]> {
+  function excluded (stems: readonly string[]): Map<string, string[]> {
     const found = new Map<string, string[]>();
     if (!rules.scopeEntries) return found;
     const inQuery = new Set(stems);
@@ -196,7 +201,7 @@ export function createScorer(ix: MatcherIndex, rules: MatcherRules, spelling: ()
    * to a topic the query names) or none, and the stems in query order ('' for none), for finding
    * keyword phrases. rank() and explain() both read a query through this.
    */
-  function readWords({ words, stems }: PreparedQuery, capitals: readonly string[]): { read: (Hit | undefined)[]; sequence: string[] } {
+  function readWords ({ words, stems }: PreparedQuery, capitals: readonly string[]): { read: (Hit | undefined)[]; sequence: string[] } {
     const read: (Hit | undefined)[] = [];
     let typos = 0;
     for (const [i, word] of words.entries()) {
@@ -208,7 +213,9 @@ export function createScorer(ix: MatcherIndex, rules: MatcherRules, spelling: ()
     // An everyday word a letter from a word of a topic the query names by a keyword or its name
     // is a slip for that word ("mcp sever", "pasword manger"): everyday words are otherwise
     // never corrected ("sever" alone is a word). Within the same budget of lookups.
-    if (!rules.slipsNextToTopic || typos >= rules.maxTypoLookups || !read.some((hit, i) => hit === undefined && isEverydayWord(words[i]!))) return { read, sequence };
+    if (!rules.slipsNextToTopic || typos >= rules.maxTypoLookups || !read.some((hit, i) => hit === undefined && isEverydayWord(words[i]!))) {
+      return { read, sequence };
+    }
     const named = new Set<number>();
     for (const id of keywordStems(sequence, capitals).keys()) named.add(id);
     for (const hit of read) for (const id of hit?.term.ids ?? []) if (keywords[id]!.name.has(hit!.stem)) named.add(id);
@@ -233,7 +240,7 @@ export function createScorer(ix: MatcherIndex, rules: MatcherRules, spelling: ()
   }
 
   /** Per stop word (stemmed) of a curator's phrase found whole in the query, the categories whose phrase it is. */
-  function softPhraseHits(sequence: readonly string[]): Map<string, Set<number>> {
+  function softPhraseHits (sequence: readonly string[]): Map<string, Set<number>> {
     const found = new Map<string, Set<number>>();
     let checks = 0;
     sequence.forEach((s, i) => {
@@ -246,11 +253,11 @@ export function createScorer(ix: MatcherIndex, rules: MatcherRules, spelling: ()
     return found;
   }
 
-  function ownCapitals({ capitals }: PreparedQuery): readonly string[] {
+  function ownCapitals ({ capitals }: PreparedQuery): readonly string[] {
     return capitals.length === 0 ? capitals : capitals.filter((c) => ix.acronyms.has(c));
   }
 
-  function rank(prepared: PreparedQuery, capitals: readonly string[], askedBy = ''): Ranking {
+  function rank (prepared: PreparedQuery, capitals: readonly string[], askedBy = ''): Ranking {
     asker = askedBy;
     const { words, stems, intents, countries } = prepared;
     const hits = new Map<string, Hit>();
@@ -280,7 +287,17 @@ export function createScorer(ix: MatcherIndex, rules: MatcherRules, spelling: ()
         const list = [...ids];
         // Such a word names a category whose name's phrase holds it ("~day" of "Day hiking").
         const flags = Uint8Array.from(list, (id) => (ix.namedSoft[id]!.has(key) ? TERM_NAMES : 0));
-        hits.set(key, { stem: key, term: { weight: Math.log(1 + slugs.length / list.length), slugs: list.map((id) => slugs[id]!), ids: list, fields: list.map(() => 1), flags }, factor: 1 });
+        hits.set(key, {
+          stem: key,
+          term: {
+            weight: Math.log(1 + slugs.length / list.length),
+            slugs: list.map((id) => slugs[id]!),
+            ids: list,
+            fields: list.map(() => 1),
+            flags,
+          },
+          factor: 1,
+        });
         for (const id of list) {
           const set = strongById.get(id);
           if (set === undefined) strongById.set(id, new Set([key]));
@@ -359,7 +376,15 @@ export function createScorer(ix: MatcherIndex, rules: MatcherRules, spelling: ()
       // the rest of such a question is the category's own words. A long request's places are
       // most often background (where the asker moved from, an employer's country).
       const bound = keywords[id]!.countries;
-      if (rules.placesBindCategories && bound.size > 0 && countries.length > 0 && considered < rules.longRequestWords && !countries.some((c) => bound.has(c))) intent += 2;
+      if (
+        rules.placesBindCategories &&
+        bound.size > 0 &&
+        countries.length > 0 &&
+        considered < rules.longRequestWords &&
+        !countries.some((c) => bound.has(c))
+      ) {
+        intent += 2;
+      }
       // Long requests carry more context words: their weight grows with the square root of their
       // number (unknown words always; in a long request, other categories' words too).
       const others = hits.size - shared;
@@ -394,7 +419,11 @@ export function createScorer(ix: MatcherIndex, rules: MatcherRules, spelling: ()
     const candidates = best.map(({ slug, score }) => Object.freeze({ slug, score }));
     // What a decline names: the answerable candidates first, then the others the query shares words with.
     const declineCandidates = [...candidates];
-    for (const { slug, score } of nearby) if (declineCandidates.length < rules.declineCandidates && !declineCandidates.some((d) => d.slug === slug)) declineCandidates.push(Object.freeze({ slug, score }));
+    for (const { slug, score } of nearby) {
+      if (declineCandidates.length < rules.declineCandidates && !declineCandidates.some((d) => d.slug === slug)) {
+        declineCandidates.push(Object.freeze({ slug, score }));
+      }
+    }
     // One word that is, or was read as, an everyday word ("keys", "kyes"): too vague if it is the whole query.
     const single = distinct === 1 && words.every((w) => w === words[0]);
     const only = single ? hits.values().next().value : undefined;
@@ -411,17 +440,27 @@ export function createScorer(ix: MatcherIndex, rules: MatcherRules, spelling: ()
       // needs its name and a keyword ("run my own email server" is Self-Hosted Email's, not a topic
       // whose example questions use "run", "email" and "server"); "server setup" names nothing.
       (first.score > second.score || (first.named > 0 && strongById.has(first.id))) &&
-      [...hits.values()].some((h) => (keywords[first.id]!.name.has(h.stem) || strongById.get(first.id)?.has(h.stem) === true) && !keywords[second.id]!.described.has(h.stem));
+      [...hits.values()].some((h) =>
+        (keywords[first.id]!.name.has(h.stem) || strongById.get(first.id)?.has(h.stem) === true) &&
+        !keywords[second.id]!.described.has(h.stem)
+      );
     // A refusal matters to a decline only when the category it kept out led every candidate.
     const scopeRefusal = refused !== undefined && (first === undefined || refused.score > first.score) ? Object.freeze(refused) : undefined;
-    return { candidates, declineCandidates: Object.freeze(declineCandidates), byTopic, vague, leaderWords: first?.shared ?? 0, ...(scopeRefusal === undefined ? {} : { scopeRefusal }) };
+    return {
+      candidates,
+      declineCandidates: Object.freeze(declineCandidates),
+      byTopic,
+      vague,
+      leaderWords: first?.shared ?? 0,
+      ...(scopeRefusal === undefined ? {} : { scopeRefusal }),
+    };
   }
 
-  return { rank, readWords, keywordStems, excluded, ownCapitals, remembered: () => corrections.size };
+  return { rank, readWords, keywordStems, softPhraseHits, excluded, ownCapitals, remembered: () => corrections.size };
 }
 
 /** Whether the query's stems hold a not-about entry's (see excluded()). */
-function holds(stems: readonly string[], phrase: readonly string[]): boolean {
+function holds (stems: readonly string[], phrase: readonly string[]): boolean {
   if (phrase.length < 3) return stems.some((_, i) => phrase.every((p, j) => stems[i + j] === p));
   const span = Math.min(phrase.length + 1, stems.length);
   for (let start = 0; start + span <= stems.length; start++) {
@@ -432,11 +471,11 @@ function holds(stems: readonly string[], phrase: readonly string[]): boolean {
 }
 
 /** An unknown word that is no everyday word, of letters: a name, as far as the matcher can tell. */
-function isNameLike(word: string): boolean {
+function isNameLike (word: string): boolean {
   return word.length >= 3 && /[a-z]/.test(word) && !isEverydayWord(word);
 }
 
 /** Scores are reported to agents; three decimals also make ties exact. */
-export function round(n: number): number {
+export function round (n: number): number {
   return Math.round(n * 1000) / 1000;
 }

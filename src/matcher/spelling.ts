@@ -9,7 +9,8 @@ export interface Candidate {
 
 /**
  * Proposes registry words a misspelt word may have meant, best first, each within the edits
- * allowed for its length (editDistance decides; fuse.js only proposes). Computed once per word.
+ * allowed for its length: a bounded search among the words of the same first letter and about the
+ * same length, editDistance deciding (see editDistanceIndexSteps). Computed once per word.
  */
 export interface SpellingIndex {
   /** `asker`: who asks, if anyone (see Matcher.match): candidates are remembered per asker. */
@@ -58,7 +59,7 @@ export interface SpellingOptions {
  * word here, twenty times a whole ordinary query, and proposed words the edit distance then refused.
  * Written as steps (a yield per word), so that a peer's index is built within slices of time.
  */
-export function* editDistanceIndexSteps(words: Iterable<string>, options: SpellingOptions = {}): Generator<void, SpellingIndex> {
+export function * editDistanceIndexSteps (words: Iterable<string>, options: SpellingOptions = {}): Generator<void, SpellingIndex> {
   const buckets = new Map<string, string[]>();
   const seen = new Set<string>();
   for (const word of words) {
@@ -96,7 +97,7 @@ export function* editDistanceIndexSteps(words: Iterable<string>, options: Spelli
   return { candidates: (word, asker = '') => memo.get(`${asker}\u0000${word}`, () => search(word)) };
 }
 
-function closest(found: Candidate[]): readonly Candidate[] {
+function closest (found: Candidate[]): readonly Candidate[] {
   // Stable: among equals, the vocabulary's order, as before the cap.
   return found.sort((a, b) => a.edits - b.edits).slice(0, MAX_CANDIDATES);
 }
@@ -122,7 +123,7 @@ interface SharedBucket {
  * another registry's words. What a lookup scans is bounded by the per-copy bucket limit times the
  * number of registries.
  */
-export function* sharedSpellingSteps(vocabularies: readonly Iterable<string>[]): Generator<void, SharedSpelling> {
+export function * sharedSpellingSteps (vocabularies: readonly Iterable<string>[]): Generator<void, SharedSpelling> {
   const buckets = new Map<string, SharedBucket>();
   const where = new Map<string, { bucket: SharedBucket; i: number }>();
   for (const [id, vocabulary] of vocabularies.entries()) {
@@ -191,7 +192,15 @@ export function* sharedSpellingSteps(vocabularies: readonly Iterable<string>[]):
     }
     const result = new Map<number, readonly Candidate[]>();
     // Per registry, ordered as its own index orders them: by edits, then length, then its own word order.
-    for (const [id, list] of found) result.set(id, list.sort((a, b) => a.edits - b.edits || a.word.length - b.word.length || a.pos - b.pos).slice(0, MAX_CANDIDATES).map(({ word, edits }) => ({ word, edits })));
+    for (const [id, list] of found) {
+      result.set(
+        id,
+        list
+          .sort((a, b) => a.edits - b.edits || a.word.length - b.word.length || a.pos - b.pos)
+          .slice(0, MAX_CANDIDATES)
+          .map(({ word, edits }) => ({ word, edits }))
+      );
+    }
     return result;
   };
   const none: readonly Candidate[] = [];

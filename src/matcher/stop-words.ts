@@ -66,7 +66,7 @@ for (const word of STOP_WORDS) {
  * A word one edit from a stop word of six letters or more, same first letter ("tutoriall",
  * "explaned", "beginers"): a slip in filler. Shorter ones are too close to real words to tell.
  */
-export function isStopWordSlip(word: string): boolean {
+export function isStopWordSlip (word: string): boolean {
   if (word.length < 6) return false;
   for (const stop of LONG_STOP_WORDS.get(word[0]!) ?? []) {
     if (Math.abs(stop.length - word.length) <= 1 && editDistance(word, stop, 1) <= 1) return true;

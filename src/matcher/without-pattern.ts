@@ -20,7 +20,7 @@ import { editDistanceIndexSteps } from './spelling.js';
  * among the whole registry's spellings and those the question alone gave are then skipped, so a
  * word whose eight nearest spellings include those may find fewer.
  */
-export function judgeWithoutPattern(registry: Registry, rules: MatcherRules = RULES): (slug: string, pattern: number, threshold: number) => MatchOutcome {
+export function judgeWithoutPattern (registry: Registry, rules: MatcherRules = RULES): (slug: string, pattern: number, threshold: number) => MatchOutcome {
   const ix = runAtOnce(indexSteps(registry, rules, undefined));
   const spelling = runAtOnce(editDistanceIndexSteps(ix.spellings.keys()));
   const alone = (slug: string, c: Category) => runAtOnce(indexSteps({ ...registry, categories: { [slug]: c } }, rules, undefined));
@@ -43,7 +43,7 @@ export function judgeWithoutPattern(registry: Registry, rules: MatcherRules = RU
 }
 
 /** The whole index with category `id`'s part as `withoutIx` gives it instead of `withIx` (both the category alone). */
-function indexWithout(ix: MatcherIndex, id: number, withIx: MatcherIndex, withoutIx: MatcherIndex, spellingOwners: ReadonlyMap<string, number>): MatcherIndex {
+function indexWithout (ix: MatcherIndex, id: number, withIx: MatcherIndex, withoutIx: MatcherIndex, spellingOwners: ReadonlyMap<string, number>): MatcherIndex {
   const changed = new Map<string, { id: number; field: number }[]>();
   for (const stem of new Set([...withIx.terms.keys(), ...withoutIx.terms.keys()])) {
     const before = withIx.terms.get(stem)?.fields[0];

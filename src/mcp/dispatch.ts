@@ -32,11 +32,11 @@ export const ALLOWED_METHODS = 'POST, DELETE';
 const METHOD_NOT_ALLOWED: McpReply = { status: 405, headers: { allow: ALLOWED_METHODS } };
 
 /** The dual-era protocol handler: each message goes to the era it belongs to. */
-export function createMcpHandler(deps: McpDependencies): McpHandler {
+export function createMcpHandler (deps: McpDependencies): McpHandler {
   const legacy = createLegacyHandler(deps);
   const modern = createModernHandler(deps);
 
-  async function guarded(id: JsonRpcMessage | undefined, work: () => Promise<McpReply>): Promise<McpReply> {
+  async function guarded (id: JsonRpcMessage | undefined, work: () => Promise<McpReply>): Promise<McpReply> {
     try {
       return await work();
     } catch (err) {
@@ -51,17 +51,17 @@ export function createMcpHandler(deps: McpDependencies): McpHandler {
   }
 
   return {
-    handle({ message, headers, client }) {
+    handle ({ message, headers, client }) {
       const { demand } = deps;
       const asker = client === undefined ? undefined : clientKey(client);
       const call = demand?.recording === true && client !== undefined ? { asked: (asked: Asked) => demand.record(asked, client), asker } : { asker };
       // A modern request ignores Mcp-Session-Id: "do not mint or echo session IDs".
       return guarded(message, () =>
-        eraOf(message, headers) === 'modern' ? modern(message, headers, call) : legacy.handle(message, headers, call),
+        eraOf(message, headers) === 'modern' ? modern(message, headers, call) : legacy.handle(message, headers, call)
       );
     },
 
-    endSession(headers) {
+    endSession (headers) {
       // Sessions do not exist in 2026-07-28: "HTTP GET or DELETE to the MCP endpoint: respond with 405".
       if (headers.protocolVersion !== undefined && isModernVersion(headers.protocolVersion)) {
         return Promise.resolve(METHOD_NOT_ALLOWED);

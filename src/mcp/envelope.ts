@@ -26,7 +26,7 @@ export interface EnvelopeRejection {
 }
 
 /** The reply to a body that is valid JSON but not a single JSON-RPC request or notification. */
-export function rejectEnvelope(body: unknown): EnvelopeRejection {
+export function rejectEnvelope (body: unknown): EnvelopeRejection {
   const failure = Array.isArray(body) ? Failures.batch : Failures.notJsonRpc;
   return { status: failure.status, body: failureBody(failure, readableId(body)) };
 }

@@ -20,7 +20,7 @@ export interface McpHeaders {
 
 export type Era = 'modern' | 'legacy';
 
-export function requestMeta(message: JsonRpcMessage): Record<string, unknown> | undefined {
+export function requestMeta (message: JsonRpcMessage): Record<string, unknown> | undefined {
   const meta = message.params?._meta;
   return meta !== null && typeof meta === 'object' && !Array.isArray(meta) ? (meta as Record<string, unknown>) : undefined;
 }
@@ -31,7 +31,7 @@ export function requestMeta(message: JsonRpcMessage): Record<string, unknown> | 
  * A request that names a modern version in its header but forgot the envelope is modern too,
  * so that its client hears what is missing instead of a legacy session error.
  */
-export function eraOf(message: JsonRpcMessage, headers: McpHeaders): Era {
+export function eraOf (message: JsonRpcMessage, headers: McpHeaders): Era {
   const meta = requestMeta(message);
   if (meta !== undefined && (META.protocolVersion in meta || META.clientCapabilities in meta)) return 'modern';
   if (message.method !== 'initialize' && headers.protocolVersion !== undefined && isModernVersion(headers.protocolVersion)) {

@@ -30,7 +30,7 @@ export class ProtocolError extends Error {
   readonly httpStatus: number;
   readonly data: unknown;
 
-  constructor(code: number, message: string, httpStatus = 200, data?: unknown) {
+  constructor (code: number, message: string, httpStatus = 200, data?: unknown) {
     super(message);
     this.name = 'ProtocolError';
     this.code = code;
@@ -38,7 +38,7 @@ export class ProtocolError extends Error {
     this.data = data;
   }
 
-  toJsonRpc(): JsonRpcErrorObject {
+  toJsonRpc (): JsonRpcErrorObject {
     return this.data === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, data: this.data };
   }
 }
@@ -67,7 +67,7 @@ export const Failures = {
   notJsonRpc: failure(
     400,
     ErrorCode.InvalidRequest,
-    'Invalid Request: expected a JSON-RPC 2.0 request or notification ("jsonrpc": "2.0", a string "method", a string or number "id", object "params")',
+    'Invalid Request: expected a JSON-RPC 2.0 request or notification ("jsonrpc": "2.0", a string "method", a string or number "id", object "params")'
   ),
   forbiddenOrigin: failure(403, ErrorCode.InvalidRequest, 'Forbidden: this Origin is not allowed'),
   /** Names the refused Host (JSON-quoted, at most 100 characters) and the setting that admits it. */
@@ -75,7 +75,7 @@ export const Failures = {
     failure(
       403,
       ErrorCode.InvalidRequest,
-      `Forbidden: the Host ${host === undefined ? '(none)' : JSON.stringify(host.slice(0, 100))} is not allowed on a server listening on loopback; if it is this server's public name behind a proxy, add it to ALLOWED_HOSTS`,
+      `Forbidden: the Host ${host === undefined ? '(none)' : JSON.stringify(host.slice(0, 100))} is not allowed on a server listening on loopback; if it is this server's public name behind a proxy, add it to ALLOWED_HOSTS`
     ),
   notAcceptable: failure(406, ErrorCode.InvalidRequest, 'Not Acceptable: accept application/json or text/event-stream'),
   unsupportedMediaType: failure(415, ErrorCode.InvalidRequest, 'Unsupported Media Type: send the JSON-RPC message with Content-Type: application/json'),
@@ -93,10 +93,10 @@ export const Failures = {
 } as const;
 
 /** The JSON-RPC body of a failure; the id is echoed only when it could be read. */
-export function failureBody(f: Failure, id?: JsonRpcId): JsonRpcResponse {
+export function failureBody (f: Failure, id?: JsonRpcId): JsonRpcResponse {
   return errorResponse(id, { code: f.code, message: f.message });
 }
 
-function formatBytes(bytes: number): string {
+function formatBytes (bytes: number): string {
   return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`;
 }

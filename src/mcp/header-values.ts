@@ -7,7 +7,7 @@ const PLAIN = /^[\x20-\x7e\t]*$/;
  * `=?base64?...?=` sentinel form. "Servers MUST decode an encoded Mcp-Name ... value before
  * comparing it to the corresponding request body value." Undefined when malformed.
  */
-export function decodeHeaderValue(value: string): string | undefined {
+export function decodeHeaderValue (value: string): string | undefined {
   if (value.startsWith('=?base64?')) {
     const match = SENTINEL.exec(value);
     if (match === null || match[1]!.length % 4 !== 0) return undefined;

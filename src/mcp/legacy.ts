@@ -15,8 +15,8 @@ export interface LegacyHandler {
 }
 
 /** The 2025 era: an `initialize` handshake, then every request inside its session. */
-export function createLegacyHandler(deps: McpDependencies): LegacyHandler {
-  async function lookup(sessionId: string | undefined): Promise<{ id: string; state: SessionState }> {
+export function createLegacyHandler (deps: McpDependencies): LegacyHandler {
+  async function lookup (sessionId: string | undefined): Promise<{ id: string; state: SessionState }> {
     // "Servers that require a session ID SHOULD respond to requests without an Mcp-Session-Id
     // header (other than initialization) with HTTP 400 Bad Request."
     if (sessionId === undefined) {
@@ -28,13 +28,13 @@ export function createLegacyHandler(deps: McpDependencies): LegacyHandler {
       throw new ProtocolError(
         ErrorCode.SessionNotFound,
         'Session not found: it expired or was ended; call initialize again without Mcp-Session-Id',
-        404,
+        404
       );
     }
     return { id: sessionId, state };
   }
 
-  async function start(message: JsonRpcMessage, sessionId: string | undefined): Promise<McpReply> {
+  async function start (message: JsonRpcMessage, sessionId: string | undefined): Promise<McpReply> {
     if (!isRequest(message)) {
       throw new ProtocolError(ErrorCode.InvalidRequest, 'Invalid Request: initialize must be a request with an id', 400);
     }
@@ -48,7 +48,7 @@ export function createLegacyHandler(deps: McpDependencies): LegacyHandler {
   }
 
   return {
-    async handle(message, headers, call = {}) {
+    async handle (message, headers, call = {}) {
       const header = headers.protocolVersion;
       // "If the server receives a request with an invalid or unsupported MCP-Protocol-Version,
       // it MUST respond with 400 Bad Request." An absent header means 2025-03-26, and the
@@ -57,7 +57,7 @@ export function createLegacyHandler(deps: McpDependencies): LegacyHandler {
         throw new ProtocolError(
           ErrorCode.InvalidRequest,
           `Unsupported MCP-Protocol-Version header "${header.slice(0, 40)}": supported versions are ${LEGACY_VERSIONS.join(', ')} (with initialize) and 2026-07-28 (with a _meta envelope)`,
-          400,
+          400
         );
       }
       if (message.method === 'initialize') return start(message, headers.sessionId);
@@ -77,13 +77,16 @@ export function createLegacyHandler(deps: McpDependencies): LegacyHandler {
         case 'tools/list':
           return { status: 200, body: resultResponse(message.id, toolsListResult(version)) };
         case 'tools/call':
-          return { status: 200, body: resultResponse(message.id, resultForVersion(callTool(message.params, deps.catalog(), deps.onToolResult, deps.federation, call), version)) };
+          return {
+            status: 200,
+            body: resultResponse(message.id, resultForVersion(callTool(message.params, deps.catalog(), deps.onToolResult, deps.federation, call), version)),
+          };
         default:
           throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${message.method.slice(0, 100)}`);
       }
     },
 
-    async endSession(sessionId) {
+    async endSession (sessionId) {
       const session = await lookup(sessionId);
       await deps.sessions.delete(session.id);
       return { status: 200 };

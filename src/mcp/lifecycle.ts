@@ -26,11 +26,11 @@ export interface Initialized {
 }
 
 /** Checks `initialize` params and builds the InitializeResult for the version agreed on. */
-export function initialize(params: unknown, serverVersion: string): Initialized {
+export function initialize (params: unknown, serverVersion: string): Initialized {
   if (!checkInitializeParams(params)) {
     throw new ProtocolError(
       ErrorCode.InvalidParams,
-      'Invalid params: initialize needs protocolVersion (string), capabilities (object) and clientInfo {name, version}',
+      'Invalid params: initialize needs protocolVersion (string), capabilities (object) and clientInfo {name, version}'
     );
   }
   const protocolVersion = negotiateVersion(params.protocolVersion);

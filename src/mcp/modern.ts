@@ -22,7 +22,7 @@ const NAMED: ReadonlyMap<string, 'name' | 'uri'> = new Map([
 ]);
 
 /** The 2026-07-28 era: every request stands alone, described by its `_meta` envelope and headers. */
-export function createModernHandler(deps: McpDependencies): (message: JsonRpcMessage, headers: McpHeaders, call?: CallContext) => Promise<McpReply> {
+export function createModernHandler (deps: McpDependencies): (message: JsonRpcMessage, headers: McpHeaders, call?: CallContext) => Promise<McpReply> {
   const info = serverInfo(MODERN_VERSION, deps.serverVersion);
   const complete = (result: Record<string, unknown>) => stable({ ...result, resultType: 'complete', _meta: { [META.serverInfo]: info } });
   const discovery = complete({
@@ -35,7 +35,7 @@ export function createModernHandler(deps: McpDependencies): (message: JsonRpcMes
   const toolList = complete({ tools: listTools(MODERN_VERSION), ttlMs: LIST_TTL_MS, cacheScope: 'public' });
   const completeView = `complete ${deps.serverVersion}`;
 
-  function dispatch(request: JsonRpcRequest, call: CallContext): McpReply {
+  function dispatch (request: JsonRpcRequest, call: CallContext): McpReply {
     switch (request.method) {
       case 'server/discover':
         return ok(request, discovery);
@@ -59,7 +59,7 @@ export function createModernHandler(deps: McpDependencies): (message: JsonRpcMes
    * the acknowledgement lists none, and the stream ends at once with the graceful-end result
    * instead of holding a connection open for notifications that will never come.
    */
-  function listen(request: JsonRpcRequest): McpReply {
+  function listen (request: JsonRpcRequest): McpReply {
     const subscription = { [META.subscriptionId]: request.id };
     return {
       status: 200,
@@ -79,7 +79,7 @@ export function createModernHandler(deps: McpDependencies): (message: JsonRpcMes
 }
 
 /** The per-request rules of 2026-07-28, in the order a client can best act on. */
-function checkEnvelope(request: JsonRpcRequest, headers: McpHeaders): void {
+function checkEnvelope (request: JsonRpcRequest, headers: McpHeaders): void {
   const meta = requestMeta(request) ?? {};
   const version = meta[META.protocolVersion];
   // A required _meta field missing: -32602 with HTTP 400 (basic, per-request protocol fields).
@@ -113,14 +113,14 @@ function checkEnvelope(request: JsonRpcRequest, headers: McpHeaders): void {
   }
 }
 
-function mismatch(detail: string): ProtocolError {
+function mismatch (detail: string): ProtocolError {
   return new ProtocolError(ErrorCode.HeaderMismatch, `Header mismatch: ${detail}`, 400);
 }
 
-function clip(text: string): string {
+function clip (text: string): string {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
-function ok(request: JsonRpcRequest, result: Record<string, unknown>): McpReply {
+function ok (request: JsonRpcRequest, result: Record<string, unknown>): McpReply {
   return { status: 200, body: resultResponse(request.id, result) };
 }

@@ -1,5 +1,5 @@
 /** The JSON-RPC method and tool of a parsed /mcp body, clipped, for logs and metric labels. */
-export function rpcSummary(body: unknown): { rpcMethod?: string; tool?: string } {
+export function rpcSummary (body: unknown): { rpcMethod?: string; tool?: string } {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return {};
   const { method, params } = body as { method?: unknown; params?: { name?: unknown } };
   if (typeof method !== 'string') return {};

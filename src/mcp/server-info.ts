@@ -14,7 +14,7 @@ export const INSTRUCTIONS =
 const infos = new Map<string, Readonly<Record<string, string>>>();
 
 /** The `Implementation` object, with only the fields the negotiated version defines; built once per version. */
-export function serverInfo(version: string, serverVersion: string): Readonly<Record<string, string>> {
+export function serverInfo (version: string, serverVersion: string): Readonly<Record<string, string>> {
   const key = `${version} ${serverVersion}`;
   let info = infos.get(key);
   if (info === undefined) {

@@ -13,14 +13,14 @@ const texts = new WeakMap<object, string>();
 const views = new WeakMap<object, Map<string, object>>();
 
 /** Freezes a result for good and remembers its JSON text. */
-export function stable<T extends object>(result: T): T {
+export function stable<T extends object> (result: T): T {
   deepFreeze(result);
   if (!texts.has(result)) texts.set(result, JSON.stringify(result));
   return result;
 }
 
 /** A view of `source` (for one protocol version, say), built once while `source` lives. */
-export function derived<T extends object>(source: object, key: string, build: () => T): T {
+export function derived<T extends object> (source: object, key: string, build: () => T): T {
   let byKey = views.get(source);
   if (byKey === undefined) {
     byKey = new Map();
@@ -35,7 +35,7 @@ export function derived<T extends object>(source: object, key: string, build: ()
 }
 
 /** The JSON text of a message: the same bytes as JSON.stringify, without redoing a stable result. */
-export function messageText(message: JsonRpcResponse | JsonRpcMessage): string {
+export function messageText (message: JsonRpcResponse | JsonRpcMessage): string {
   if ('result' in message) {
     const text = texts.get(message.result);
     if (text !== undefined) return `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":${text}}`;

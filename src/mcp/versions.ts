@@ -9,11 +9,11 @@ export const LATEST_LEGACY_VERSION = LEGACY_VERSIONS[0];
 /** Everything this dual-era server speaks, as `UnsupportedProtocolVersionError` lists it. */
 export const SUPPORTED_VERSIONS: readonly string[] = [...MODERN_VERSIONS, ...LEGACY_VERSIONS];
 
-export function isLegacyVersion(version: string): boolean {
+export function isLegacyVersion (version: string): boolean {
   return (LEGACY_VERSIONS as readonly string[]).includes(version);
 }
 
-export function isModernVersion(version: string): boolean {
+export function isModernVersion (version: string): boolean {
   return (MODERN_VERSIONS as readonly string[]).includes(version);
 }
 
@@ -22,11 +22,11 @@ export function isModernVersion(version: string): boolean {
  * version. Otherwise, the server MUST respond with another protocol version it supports.
  * This SHOULD be the latest version supported by the server." (lifecycle, Version Negotiation)
  */
-export function negotiateVersion(requested: string): string {
+export function negotiateVersion (requested: string): string {
   return isLegacyVersion(requested) ? requested : LATEST_LEGACY_VERSION;
 }
 
 /** True when `version` is `since` or a later revision (dates compare as strings). */
-export function atLeast(version: string, since: string): boolean {
+export function atLeast (version: string, since: string): boolean {
   return version >= since;
 }

@@ -14,15 +14,15 @@ export const VIEWS_DIR = join(projectRoot(), 'views');
 // Templates are compiled once, on first use, and kept (cache); no template is ever built from input.
 const eta = new Eta({ views: VIEWS_DIR, autoEscape: true, cache: true, useWith: false, varName: 'it' });
 
-export function renderHome(view: HomeView): string {
+export function renderHome (view: HomeView): string {
   return eta.render('home', view);
 }
 
-export function renderCategory(view: CategoryPageView): string {
+export function renderCategory (view: CategoryPageView): string {
   return eta.render('category', view);
 }
 
-export function renderNotFound(view: NotFoundView): string {
+export function renderNotFound (view: NotFoundView): string {
   return eta.render('not-found', view);
 }
 

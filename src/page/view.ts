@@ -38,17 +38,17 @@ export interface CategoryView {
 export type SearchView =
   | { readonly kind: 'match'; readonly query: string; readonly category: CategoryView; readonly score: string; readonly asked: Asked }
   | {
-      readonly kind: 'no-match';
-      readonly query: string;
-      /** A sentence for a person: what happened and what to try (issue 33, item 5). */
-      readonly message: string;
-      /** What get_sources tells an agent for the same query, shown on request. */
-      readonly agentText: string;
-      /** What the query amounted to, for the demand signal (the page route records it). */
-      readonly asked: Asked;
-      /** The candidate categories the message names, closest first (at most three; none when it names none). */
-      readonly named: readonly CategoryView[];
-    }
+    readonly kind: 'no-match';
+    readonly query: string;
+    /** A sentence for a person: what happened and what to try (issue 33, item 5). */
+    readonly message: string;
+    /** What get_sources tells an agent for the same query, shown on request. */
+    readonly agentText: string;
+    /** What the query amounted to, for the demand signal (the page route records it). */
+    readonly asked: Asked;
+    /** The candidate categories the message names, closest first (at most three; none when it names none). */
+    readonly named: readonly CategoryView[];
+  }
   | { readonly kind: 'invalid'; readonly query: string; readonly message: string };
 
 export interface ProvenanceView {
@@ -114,18 +114,18 @@ export interface NotFoundView {
 }
 
 /** Only http and https URLs become links: a `javascript:` or `data:` URL stays inert text. */
-export function safeHref(url: string): string | undefined {
+export function safeHref (url: string): string | undefined {
   if (!URL.canParse(url)) return undefined;
   const { protocol } = new URL(url);
   return protocol === 'https:' || protocol === 'http:' ? url : undefined;
 }
 
 /** The path of a category's own page; slugs are lowercase words and hyphens, encoded all the same. */
-export function categoryPath(slug: string): string {
+export function categoryPath (slug: string): string {
   return `/c/${encodeURIComponent(slug)}`;
 }
 
-export function categoryView(catalog: Catalog, slug: string): CategoryView | undefined {
+export function categoryView (catalog: Catalog, slug: string): CategoryView | undefined {
   const category = Object.hasOwn(catalog.registry.categories, slug) ? catalog.registry.categories[slug] : undefined;
   if (category === undefined) return undefined;
   return {
@@ -150,7 +150,7 @@ export function categoryView(catalog: Catalog, slug: string): CategoryView | und
  * A decline told to a person rather than an agent: no slugs, scores or tool calls, one sentence
  * and what to try; the categories it could mean are linked after it.
  */
-function forPeople(catalog: Catalog, query: string, found: Extract<ReturnType<typeof findSources>, { kind: 'decline' }>): string {
+function forPeople (catalog: Catalog, query: string, found: Extract<ReturnType<typeof findSources>, { kind: 'decline' }>): string {
   const asked = `“${query.trim().slice(0, 80)}”`;
   if (query.trim() === '') return 'Type a few words about a topic, for example “learn rust programming”.';
   if (found.reason === 'empty-query') return `${asked} has no words to search for. Describe the topic in a few words, for example “learn rust programming”.`;
@@ -160,7 +160,7 @@ function forPeople(catalog: Catalog, query: string, found: Extract<ReturnType<ty
   return `Nothing here matches ${asked} well enough to show three sources for it.${found.candidates.length === 0 ? ' Try the topic\'s main words, or browse the categories below.' : ''}`;
 }
 
-export function searchView(catalog: Catalog, query: string, asker?: string): SearchView {
+export function searchView (catalog: Catalog, query: string, asker?: string): SearchView {
   // The tool's one argument check a form can fail: its input schema's maxLength.
   if (query.length > MAX_QUERY_LENGTH) {
     return { kind: 'invalid', query, message: `The query is longer than ${MAX_QUERY_LENGTH} characters. Ask about one topic in a sentence or two.` };
@@ -177,7 +177,7 @@ export function searchView(catalog: Catalog, query: string, asker?: string): Sea
 }
 
 /** What get_provenance answers (the same typed facts), with this server's address in its verification commands. */
-export function provenanceView(catalog: Catalog, baseUrl: string): ProvenanceView {
+export function provenanceView (catalog: Catalog, baseUrl: string): ProvenanceView {
   const p = provenanceFacts(catalog);
   const latest = p.history.latest;
   // The placeholder, when the address is unknown, stays as the tool gives it: the reader replaces it.
@@ -208,7 +208,7 @@ const STATE_WORDS: Readonly<Record<PeerRow['state'], string>> = {
 };
 
 /** What get_endorsements answers (the same typed facts): each endorsed curator and what this server knows of it now. */
-export function peerRows(catalog: Catalog, federation: FederationView): PeerRow[] {
+export function peerRows (catalog: Catalog, federation: FederationView): PeerRow[] {
   return endorsementFacts(catalog.registry, federation).map((e) => ({
     name: e.name,
     url: e.url,
@@ -224,7 +224,7 @@ export function peerRows(catalog: Catalog, federation: FederationView): PeerRow[
 }
 
 /** The single tools/call an agent can send with no handshake (the 2026-07-28 revision). */
-function curlExample(mcpUrl: string): string {
+function curlExample (mcpUrl: string): string {
   const body = JSON.stringify({
     jsonrpc: '2.0',
     id: 1,
@@ -263,7 +263,7 @@ export interface DemandInput {
 }
 
 /** The one sentence the page says about what this server keeps of what it is asked. */
-export function demandSentence({ recording, minClients, windowDays }: DemandInput): string {
+export function demandSentence ({ recording, minClients, windowDays }: DemandInput): string {
   return recording
     ? `This server's demand signal counts what is asked, never who: the outcome of each query and its words, shown to the curator only once ${minClients} different clients have asked the same thing on one day, and deleted after ${windowDays} days; it keeps no addresses, session ids or queries as typed.`
     : "This server's demand signal is off: it counts nothing of what is asked.";
@@ -271,7 +271,7 @@ export function demandSentence({ recording, minClients, windowDays }: DemandInpu
 
 const NO_DEMAND: DemandInput = { recording: false, minClients: 5, windowDays: 30 };
 
-export function homeView(catalog: Catalog, { baseUrl, query, asker, federation = NO_FEDERATION, demand = NO_DEMAND }: HomeInput): HomeView {
+export function homeView (catalog: Catalog, { baseUrl, query, asker, federation = NO_FEDERATION, demand = NO_DEMAND }: HomeInput): HomeView {
   const mcpUrl = `${baseUrl}/mcp`;
   return {
     title: query === undefined ? 'Three Good Sources' : `${query.slice(0, 60)} · Three Good Sources`,
@@ -289,13 +289,13 @@ export function homeView(catalog: Catalog, { baseUrl, query, asker, federation =
   };
 }
 
-export function categoryPageView(catalog: Catalog, slug: string, baseUrl: string): CategoryPageView | undefined {
+export function categoryPageView (catalog: Catalog, slug: string, baseUrl: string): CategoryPageView | undefined {
   const category = categoryView(catalog, slug);
   if (category === undefined) return undefined;
   return { title: `${category.name} · Three Good Sources`, category, provenance: provenanceView(catalog, baseUrl), maxQueryLength: MAX_QUERY_LENGTH };
 }
 
-export function notFoundView(catalog: Catalog, path: string, baseUrl: string): NotFoundView {
+export function notFoundView (catalog: Catalog, path: string, baseUrl: string): NotFoundView {
   // Enough of the address to recognise it, never a wall of it.
   const shown = path.length > 120 ? `${path.slice(0, 117)}...` : path;
   return { title: 'Not found · Three Good Sources', path: shown, provenance: provenanceView(catalog, baseUrl), maxQueryLength: MAX_QUERY_LENGTH };

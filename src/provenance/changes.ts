@@ -21,7 +21,7 @@ export const NO_REGISTRY: Pick<Registry, 'categories' | 'endorsements' | 'curato
   curator: { name: '', pubkey: '' },
 };
 
-function differingFields<T extends object>(a: T, b: T, fields: readonly (keyof T & string)[]): string[] {
+function differingFields<T extends object> (a: T, b: T, fields: readonly (keyof T & string)[]): string[] {
   return fields.filter((f) => !isDeepStrictEqual(a[f], b[f]));
 }
 
@@ -29,7 +29,7 @@ const CATEGORY_FIELDS = ['name', 'description', 'tags', 'keywords', 'queryPatter
 const SOURCE_FIELDS = ['name', 'type', 'why'] as const satisfies readonly (keyof Source)[];
 const ENDORSEMENT_FIELDS = ['url', 'name', 'since'] as const satisfies readonly (keyof Endorsement)[];
 
-function sourceChanges(slug: string, before: Category, after: Category): Change[] {
+function sourceChanges (slug: string, before: Category, after: Category): Change[] {
   const changes: Change[] = [];
   for (const next of after.sources) {
     const prev = before.sources.find((s) => s.rank === next.rank);
@@ -49,7 +49,7 @@ function sourceChanges(slug: string, before: Category, after: Category): Change[
  * (by key), then categories by slug (each followed by its sources by rank). The version and
  * date are not listed: every signed version has its own.
  */
-export function registryChanges(before: Pick<Registry, 'categories' | 'endorsements' | 'curator'>, after: Pick<Registry, 'categories' | 'endorsements' | 'curator'>): Change[] {
+export function registryChanges (before: Pick<Registry, 'categories' | 'endorsements' | 'curator'>, after: Pick<Registry, 'categories' | 'endorsements' | 'curator'>): Change[] {
   const changes: Change[] = [];
   const curator = differingFields(before.curator, after.curator, ['name', 'pubkey']);
   if (before !== NO_REGISTRY && curator.length > 0) changes.push({ change: 'changed', curator });
@@ -86,7 +86,7 @@ export function registryChanges(before: Pick<Registry, 'categories' | 'endorseme
 }
 
 /** One line per change, e.g. `changed source rust-learning #2 (https://...): why`. */
-export function describeChange(c: Change): string {
+export function describeChange (c: Change): string {
   const fields = 'fields' in c ? `: ${c.fields.join(', ')}` : '';
   if ('curator' in c) return `changed curator: ${c.curator.join(', ')}`;
   if ('endorsement' in c) return `${c.change} endorsement ${c.name} (${c.endorsement})${fields}`;
@@ -95,6 +95,6 @@ export function describeChange(c: Change): string {
 }
 
 /** The categories a change touches (none for curator and endorsement changes). */
-export function changedCategory(c: Change): string | undefined {
+export function changedCategory (c: Change): string | undefined {
   return 'category' in c ? c.category : undefined;
 }

@@ -33,7 +33,7 @@ export type CuratorSignedCheck = { readonly ok: true; readonly signed: CuratorSi
  * registry's canonical bytes; every history entry is signed by that key and linked to the one
  * before; and the newest entry is this registry. Each failure is one line saying which.
  */
-export function checkCuratorSigned(registry: Registry, files: CuratorFiles, publicKey: string, keySource: string): CuratorSignedCheck {
+export function checkCuratorSigned (registry: Registry, files: CuratorFiles, publicKey: string, keySource: string): CuratorSignedCheck {
   const [registryName, signatureName, historyName] = [files.registryFile, files.signatureFile, files.historyFile].map((f) => basename(f));
   const fail = (problem: string): CuratorSignedCheck => ({ ok: false, problem });
   if (files.signatureBytes === undefined) return fail(`${signatureName} is missing: sign the registry with npx three-good-sources sign ${registryName} --key <file>`);
@@ -59,7 +59,7 @@ export function checkCuratorSigned(registry: Registry, files: CuratorFiles, publ
   if (head.sha256 !== sha256 || head.version !== registry.version) {
     return fail(
       `${historyName}: its newest entry (version ${head.version}, sha256 ${head.sha256}) is not the served registry (version ${registry.version}, sha256 ${sha256}): ` +
-        `the history does not belong with these files; copy ${historyName} from where version ${registry.version} was signed`,
+        `the history does not belong with these files; copy ${historyName} from where version ${registry.version} was signed`
     );
   }
   return {
@@ -73,7 +73,7 @@ export function checkCuratorSigned(registry: Registry, files: CuratorFiles, publ
  * without a raised version (sign refuses to sign the same version with other content), a new
  * version not signed yet, or files from different versions put together.
  */
-function notTheSignedRegistry(registryName: string, signatureName: string, version: string, sha256: string, doc: SignatureDocument): string {
+function notTheSignedRegistry (registryName: string, signatureName: string, version: string, sha256: string, doc: SignatureDocument): string {
   const facts = `its SHA-256 is ${sha256} (version ${version}); the signature covers ${doc.sha256} (version ${doc.version})`;
   if (version === doc.version) {
     return `${registryName} was edited after version ${version} was signed, and its version was not raised (${facts}): raise "version" above ${version} (e.g. ${semver.inc(version, 'patch') ?? 'a higher version'}), then sign it (npx three-good-sources sign ${registryName} --key <file>)`;

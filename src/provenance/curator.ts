@@ -7,7 +7,7 @@ import { decodePublicKey } from './keys.js';
 /** Values that mean "no key chosen yet": the server's own key is taken. */
 const PLACEHOLDERS = new Set(['', 'placeholder', 'todo', 'tbd', 'changeme', 'none']);
 
-export function isPlaceholder(pubkey: string): boolean {
+export function isPlaceholder (pubkey: string): boolean {
   return PLACEHOLDERS.has(pubkey.trim().toLowerCase()) || /^<.*>$/.test(pubkey.trim());
 }
 
@@ -16,7 +16,7 @@ export function isPlaceholder(pubkey: string): boolean {
  * key that is not one, one that is not the server's (when `serverKey` is known), an endorsement
  * key that is not one, and a curator endorsing itself. `check` runs it without a server key.
  */
-export function curatorKeyProblems(registry: Registry, serverKey?: string): string[] {
+export function curatorKeyProblems (registry: Registry, serverKey?: string): string[] {
   const named = registry.curator.pubkey;
   const problems: string[] = [];
   let curator = serverKey;
@@ -25,7 +25,7 @@ export function curatorKeyProblems(registry: Registry, serverKey?: string): stri
       problems.push(`curator.pubkey: ${RULES.publicKey}, or empty to take the server's key`);
     } else if (serverKey !== undefined && named !== serverKey) {
       problems.push(
-        `curator.pubkey: names ${named}, but this server signs with ${serverKey}; have that curator sign the registry (npx three-good-sources sign) and serve it with CURATOR_PUBKEY, configure that curator's secret key (CURATOR_SECRET_KEY or CURATOR_KEY_FILE), or empty curator.pubkey`,
+        `curator.pubkey: names ${named}, but this server signs with ${serverKey}; have that curator sign the registry (npx three-good-sources sign) and serve it with CURATOR_PUBKEY, configure that curator's secret key (CURATOR_SECRET_KEY or CURATOR_KEY_FILE), or empty curator.pubkey`
       );
     } else {
       curator = named;
@@ -42,7 +42,7 @@ export function curatorKeyProblems(registry: Registry, serverKey?: string): stri
  * Puts the server's public key in the registry's curator entry. The server must not serve a
  * registry under someone else's name, nor let the curator endorse itself.
  */
-export function bindCurator(registry: Registry, publicKey: string, file: string): Registry {
+export function bindCurator (registry: Registry, publicKey: string, file: string): Registry {
   const problems = curatorKeyProblems(registry, publicKey);
   if (problems.length > 0) throw new RegistryError(file, problems);
   return Object.freeze({ ...registry, curator: Object.freeze({ ...registry.curator, pubkey: publicKey }) });

@@ -32,7 +32,7 @@ export interface RecipeContext {
 }
 
 /** package.json's `repository` as an https URL git can clone, or undefined: never a guess. */
-export function projectRepository(root = projectRoot()): string | undefined {
+export function projectRepository (root = projectRoot()): string | undefined {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { repository?: string | { url?: string } };
   const declared = typeof pkg.repository === 'string' ? pkg.repository : pkg.repository?.url;
   if (declared === undefined) return undefined;
@@ -43,7 +43,7 @@ export function projectRepository(root = projectRoot()): string | undefined {
 }
 
 /** A word the shell reads as itself, whatever it holds. */
-export function shellQuote(text: string): string {
+export function shellQuote (text: string): string {
   return `'${text.replace(/'/g, "'\\''")}'`;
 }
 
@@ -52,7 +52,7 @@ export function shellQuote(text: string): string {
  * for those with a checkout. The DER header in front of the raw key comes from node:crypto's own
  * SPKI encoding of the key, as printf octal escapes (which every POSIX printf reads).
  */
-export function verificationRecipes(publicKey: string, { repository }: RecipeContext = {}): VerificationRecipes {
+export function verificationRecipes (publicKey: string, { repository }: RecipeContext = {}): VerificationRecipes {
   const raw = decodePublicKey(publicKey);
   const spki = raw === undefined ? Buffer.alloc(0) : publicKeyObject(raw).export({ format: 'der', type: 'spki' });
   const header = [...spki.subarray(0, spki.length - 32)].map((b) => `\\${b.toString(8).padStart(3, '0')}`).join('');
@@ -62,7 +62,7 @@ export function verificationRecipes(publicKey: string, { repository }: RecipeCon
       'curl -s "$BASE/registry" -o registry.signed.json',
       'curl -s "$BASE/registry/signature" -o signature.json',
       `PUBKEY=${publicKey}`,
-      `sed -E 's/.*"signature":"([^"]+)".*/\\1/' signature.json | base64 -d > signature.bin`,
+      'sed -E \'s/.*"signature":"([^"]+)".*/\\1/\' signature.json | base64 -d > signature.bin',
       `printf '%s====' "$PUBKEY" | tr '${ZBASE32_ALPHABET}' '${RFC4648_BASE32}' | base32 -d > key.raw`,
       `{ printf '${header}'; cat key.raw; } | openssl pkey -pubin -inform DER -out key.pem`,
       'openssl pkeyutl -verify -pubin -inkey key.pem -rawin -in registry.signed.json -sigfile signature.bin',
@@ -76,7 +76,7 @@ export function verificationRecipes(publicKey: string, { repository }: RecipeCon
   };
 }
 
-function verificationSteps(recipes: VerificationRecipes, sha256: string, context: RecipeContext): string[] {
+function verificationSteps (recipes: VerificationRecipes, sha256: string, context: RecipeContext): string[] {
   const replace = ` (replace ${BASE_URL_PLACEHOLDER} with the address you reach this server at: its /mcp URL without /mcp)`;
   const fetch = context.repository === undefined
     ? 'from a checkout of this project (the package is not published on npm), inside the checkout'
@@ -125,7 +125,7 @@ export interface ProvenanceSource {
   readonly history: readonly HistoryEntry[];
 }
 
-export function provenanceFacts({ registry, signed, history }: ProvenanceSource): ProvenanceFacts {
+export function provenanceFacts ({ registry, signed, history }: ProvenanceSource): ProvenanceFacts {
   const latest = history[history.length - 1];
   // A tool answer does not know the URL it was reached at; the recipe says what to fill in.
   const context: RecipeContext = { repository: projectRepository() };

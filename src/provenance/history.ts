@@ -68,15 +68,15 @@ formats.default(ajv, { formats: ['date-time'] });
 const isEntry = ajv.compile<HistoryEntry>(entrySchema);
 
 /** The SHA-256 that the next entry names as `previous`. */
-export function entryHash(entry: HistoryEntry): string {
+export function entryHash (entry: HistoryEntry): string {
   return sha256Hex(canonicalBytes(entry));
 }
 
-function signedPart({ signature: _signature, ...rest }: HistoryEntry): Omit<HistoryEntry, 'signature'> {
+function signedPart ({ signature: _signature, ...rest }: HistoryEntry): Omit<HistoryEntry, 'signature'> {
   return rest;
 }
 
-export function signEntry(entry: UnsignedEntry, key: CuratorKey): HistoryEntry {
+export function signEntry (entry: UnsignedEntry, key: CuratorKey): HistoryEntry {
   // Exactly the entry's fields: a signed entry passed in again must not carry its old signature along.
   const { version, date, sha256, previous, changes } = entry;
   const unsigned = { version, date, sha256, previous, changes, publicKey: key.publicKey };
@@ -84,11 +84,13 @@ export function signEntry(entry: UnsignedEntry, key: CuratorKey): HistoryEntry {
 }
 
 /** The file as `sign` writes it: a JSON array, oldest first, one entry per line (one line per version in a diff). */
-export function formatHistory(entries: readonly HistoryEntry[]): string {
+export function formatHistory (entries: readonly HistoryEntry[]): string {
   return `[\n${entries.map((e) => canonicalBytes(e).toString('utf8')).join(',\n')}\n]\n`;
 }
 
-export type HistoryCheck = { readonly ok: true; readonly entries: readonly HistoryEntry[] } | { readonly ok: false; readonly problem: string; readonly tooMany?: true };
+export type HistoryCheck =
+  | { readonly ok: true; readonly entries: readonly HistoryEntry[] }
+  | { readonly ok: false; readonly problem: string; readonly tooMany?: true };
 
 /** How an entry is named in a message: its version, and its place (1 is the oldest). */
 const label = (entry: { version?: unknown }, i: number): string =>
@@ -99,7 +101,7 @@ const label = (entry: { version?: unknown }, i: number): string =>
  * its link to the one before, versions strictly increasing (semantic versioning) and dates
  * never going back. The first problem is reported, naming the entry; the content is never quoted.
  */
-export function checkHistory(text: string, publicKey: string, maxEntries = Infinity): HistoryCheck {
+export function checkHistory (text: string, publicKey: string, maxEntries = Infinity): HistoryCheck {
   const parsed = parseJson(text);
   if (!parsed.ok) return { ok: false, problem: `${parsed.problem} (a truncated or hand-edited file?)` };
   if (!Array.isArray(parsed.value)) return { ok: false, problem: 'not a JSON array of entries' };
@@ -137,7 +139,7 @@ export function checkHistory(text: string, publicKey: string, maxEntries = Infin
 }
 
 /** The date each category last changed: the newest entry whose changes name it. */
-export function lastChangedDates(entries: readonly HistoryEntry[]): ReadonlyMap<string, string> {
+export function lastChangedDates (entries: readonly HistoryEntry[]): ReadonlyMap<string, string> {
   const dates = new Map<string, string>();
   for (const entry of entries) {
     for (const c of entry.changes) {

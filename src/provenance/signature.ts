@@ -37,7 +37,7 @@ export interface SignatureDocument {
   readonly signedBy: SigningMode;
 }
 
-export function signRegistry(registry: Registry, key: CuratorKey, mode: SigningMode): SignedRegistry {
+export function signRegistry (registry: Registry, key: CuratorKey, mode: SigningMode): SignedRegistry {
   const canonical = canonicalBytes(registry);
   return {
     canonical,
@@ -49,7 +49,7 @@ export function signRegistry(registry: Registry, key: CuratorKey, mode: SigningM
   };
 }
 
-export function signatureDocument(signed: SignedRegistry): SignatureDocument {
+export function signatureDocument (signed: SignedRegistry): SignatureDocument {
   return {
     algorithm: ALGORITHM,
     canonicalization: CANONICALIZATION,
@@ -62,14 +62,14 @@ export function signatureDocument(signed: SignedRegistry): SignatureDocument {
 }
 
 /** A signature document's bytes: one line of JSON, as `sign` writes it and the server serves it. */
-export function signatureDocumentBytes(doc: SignatureDocument): Buffer {
+export function signatureDocumentBytes (doc: SignatureDocument): Buffer {
   return Buffer.from(`${JSON.stringify(doc)}\n`, 'utf8');
 }
 
 export type SignatureDocumentCheck = { readonly ok: true; readonly doc: SignatureDocument } | { readonly ok: false; readonly problem: string };
 
 /** Reads a signature document (a file or a reply); says what is wrong without quoting it. */
-export function parseSignatureDocument(bytes: Uint8Array): SignatureDocumentCheck {
+export function parseSignatureDocument (bytes: Uint8Array): SignatureDocumentCheck {
   let doc: unknown;
   const text = Buffer.from(bytes).toString('utf8');
   try {
@@ -104,7 +104,7 @@ export function parseSignatureDocument(bytes: Uint8Array): SignatureDocumentChec
 }
 
 /** True when `signature` (base64) is the Ed25519 signature of `bytes` by the z-base-32 `publicKey`. */
-export function verifySignature(bytes: Uint8Array, signature: string, publicKey: string): boolean {
+export function verifySignature (bytes: Uint8Array, signature: string, publicKey: string): boolean {
   const raw = decodePublicKey(publicKey);
   const sig = Buffer.from(signature, 'base64');
   if (raw === undefined || sig.length !== 64 || sig.toString('base64') !== signature) return false;

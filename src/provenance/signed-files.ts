@@ -14,14 +14,14 @@ export interface SignedFiles {
   readonly signed: string;
 }
 
-export function signedFiles(registryFile: string): SignedFiles {
+export function signedFiles (registryFile: string): SignedFiles {
   const stem = basename(registryFile).replace(/\.json$/i, '');
   const beside = (suffix: string) => join(dirname(registryFile), `${stem}.${suffix}.json`);
   return { signature: beside('signature'), history: beside('history'), signed: beside('signed') };
 }
 
 /** A file's bytes, or undefined when it does not exist; any other failure names its code. */
-export async function readIfPresent(file: string): Promise<Buffer | undefined> {
+export async function readIfPresent (file: string): Promise<Buffer | undefined> {
   try {
     return await readFile(file);
   } catch (err) {
@@ -32,7 +32,7 @@ export async function readIfPresent(file: string): Promise<Buffer | undefined> {
 }
 
 export class FileUnreadable extends Error {
-  constructor(file: string, code: string) {
+  constructor (file: string, code: string) {
     super(`${basename(file)}: cannot read the file (${code})`);
     this.name = 'FileUnreadable';
   }

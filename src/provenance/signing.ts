@@ -16,7 +16,7 @@ export type Signing =
 
 /** A signature, history or key that stops start-up (and makes a reload keep the old registry). */
 export class SigningError extends StartupError {
-  constructor(message: string) {
+  constructor (message: string) {
     super('THREEGS_SIGNATURE', message);
     this.name = 'SigningError';
   }
@@ -38,7 +38,7 @@ export interface SigningChoice {
  * does (ephemeral, for development). A signature file with a secret configured is refused:
  * the operator must say which of the two is meant.
  */
-export async function chooseSigning({ registryFile, pubkey, seed, rules }: SigningChoice): Promise<Signing> {
+export async function chooseSigning ({ registryFile, pubkey, seed, rules }: SigningChoice): Promise<Signing> {
   if (pubkey !== undefined) return { mode: 'curator', publicKey: pubkey, keySource: 'CURATOR_PUBKEY' };
   const signatureFile = signedFiles(registryFile).signature;
   const signature = await readIfPresent(signatureFile).catch(() => undefined);
@@ -52,7 +52,7 @@ export async function chooseSigning({ registryFile, pubkey, seed, rules }: Signi
   const name = basename(signatureFile);
   if (seed !== undefined) {
     throw new SigningError(
-      `${name} is present: the curator signed this registry, so the server only verifies it and needs no secret; unset CURATOR_SECRET_KEY and CURATOR_KEY_FILE (or remove ${name} to sign here)`,
+      `${name} is present: the curator signed this registry, so the server only verifies it and needs no secret; unset CURATOR_SECRET_KEY and CURATOR_KEY_FILE (or remove ${name} to sign here)`
     );
   }
   const named = (await loadRegistry(registryFile, rules)).curator.pubkey;
@@ -63,6 +63,6 @@ export async function chooseSigning({ registryFile, pubkey, seed, rules }: Signi
 }
 
 /** The public key the served registry is signed with. */
-export function signingKey(signing: Signing): string {
+export function signingKey (signing: Signing): string {
   return signing.mode === 'curator' ? signing.publicKey : signing.key.publicKey;
 }

@@ -8,7 +8,7 @@ import { validateRegistry, type RegistryCheck, type RegistryRules } from './vali
 /** A registry that cannot be served; its message lists every problem, one `path: rule` per line. */
 export class RegistryError extends StartupError {
   readonly problems: readonly string[];
-  constructor(file: string, problems: readonly string[]) {
+  constructor (file: string, problems: readonly string[]) {
     super('THREEGS_REGISTRY', `invalid registry ${file}:\n  ${problems.join('\n  ')}`);
     this.name = 'RegistryError';
     this.problems = problems;
@@ -23,7 +23,7 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * Reads, parses and validates a registry file. Problems name places and rules, never the
  * file's contents: a secret file named by mistake is not echoed to a terminal or a log.
  */
-export async function readRegistry(file: string, rules: RegistryRules = {}): Promise<RegistryCheck> {
+export async function readRegistry (file: string, rules: RegistryRules = {}): Promise<RegistryCheck> {
   let bytes: Buffer;
   try {
     bytes = await readFile(file);
@@ -35,7 +35,7 @@ export async function readRegistry(file: string, rules: RegistryRules = {}): Pro
 }
 
 /** A registry's bytes (a file's, or a download's) decoded, parsed and validated as readRegistry does. */
-export function registryFromBytes(bytes: Uint8Array, rules: RegistryRules = {}): RegistryCheck {
+export function registryFromBytes (bytes: Uint8Array, rules: RegistryRules = {}): RegistryCheck {
   let text: string;
   try {
     text = UTF8.decode(bytes);
@@ -48,7 +48,7 @@ export function registryFromBytes(bytes: Uint8Array, rules: RegistryRules = {}):
 }
 
 /** readRegistry for the server: throws RegistryError, never anything rawer. */
-export async function loadRegistry(file: string, rules: RegistryRules = {}): Promise<Registry> {
+export async function loadRegistry (file: string, rules: RegistryRules = {}): Promise<Registry> {
   const check = await readRegistry(file, rules);
   if (!check.ok) throw new RegistryError(file, check.problems);
   return check.registry;

@@ -3,7 +3,7 @@ import { entryLabel, pathOfPointer } from './paths.js';
 import { PUBLIC_KEY_LENGTH, SEMVER_PATTERN, SOURCES_PER_CATEGORY, ZBASE32_KEY_PATTERN } from './schema.js';
 
 /** "1, 2 and 3" */
-export function inWords(items: readonly (string | number)[], last: 'and' | 'or'): string {
+export function inWords (items: readonly (string | number)[], last: 'and' | 'or'): string {
   const words = items.map(String);
   return words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} ${last} ${words.at(-1)!}`;
 }
@@ -33,7 +33,7 @@ const TYPE_NAMES: Readonly<Record<string, string>> = {
  * `categories.rust-learning.source rank 3.url: must not be empty`. Values from the file are
  * never quoted (only field names are), so a secret file named by mistake stays secret.
  */
-export function describeSchemaErrors(errors: readonly ErrorObject[], data: unknown): string[] {
+export function describeSchemaErrors (errors: readonly ErrorObject[], data: unknown): string[] {
   const lines: string[] = [];
   for (const error of errors) {
     // Ajv reports a bad key twice (the inner pattern and propertyNames); keep the outer one.
@@ -43,7 +43,7 @@ export function describeSchemaErrors(errors: readonly ErrorObject[], data: unkno
   return [...new Set(lines)];
 }
 
-function describe(error: ErrorObject, data: unknown): string {
+function describe (error: ErrorObject, data: unknown): string {
   const p = error.params as Record<string, unknown>;
   const at = (pointer = error.instancePath) => pathOfPointer(pointer, data);
   switch (error.keyword) {

@@ -31,7 +31,7 @@ const SYNTAX: Readonly<Record<string, string>> = {
  * secret file named by mistake would leak onto stderr; jsonc-parser, in strict JSON mode, finds
  * where the text stops being JSON.
  */
-export function parseJson(text: string): JsonParse {
+export function parseJson (text: string): JsonParse {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -54,7 +54,7 @@ export const MAX_DUPLICATES_LISTED = 20;
  * and the path of the object (the key itself is quoted, cut to 60 characters: keys are names, not
  * secrets, and a curator needs to find them). jsonc-parser's visitor walks the text once.
  */
-export function duplicateKeys(text: string): string[] {
+export function duplicateKeys (text: string): string[] {
   const found: string[] = [];
   let more = 0;
   const open: Map<string, { line: number; column: number }>[] = [];
@@ -86,17 +86,17 @@ export function duplicateKeys(text: string): string[] {
         const key = property.length > 60 ? `${property.slice(0, 57)}...` : property;
         found.push(
           `duplicate key ${JSON.stringify(key)}${path === '' ? '' : ` in ${path}`} at line ${here.line}, column ${here.column} ` +
-            `(first at line ${first.line}, column ${first.column}): JSON keeps only the last, so the first would silently disappear; rename or merge them`,
+            `(first at line ${first.line}, column ${first.column}): JSON keeps only the last, so the first would silently disappear; rename or merge them`
         );
       },
     },
-    { disallowComments: true, allowTrailingComma: false },
+    { disallowComments: true, allowTrailingComma: false }
   );
   if (more > 0) found.push(`and ${more} more duplicate key${more === 1 ? '' : 's'}`);
   return found;
 }
 
-function describeSyntaxError(text: string, nodeMessage: string): string {
+function describeSyntaxError (text: string, nodeMessage: string): string {
   if (text.trim() === '') return 'not valid JSON: the file is empty';
   if (text.startsWith('\uFEFF')) return 'not valid JSON at line 1, column 1: the file starts with a byte-order mark; save it as UTF-8 without one';
   const errors: jsonc.ParseError[] = [];
@@ -114,7 +114,7 @@ function describeSyntaxError(text: string, nodeMessage: string): string {
 }
 
 /** 1-based, as editors show them; a column counts characters, not UTF-16 units. */
-export function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+export function lineAndColumn (text: string, offset: number): { line: number; column: number } {
   const before = text.slice(0, offset);
   const lineStart = before.lastIndexOf('\n') + 1;
   let line = 1;

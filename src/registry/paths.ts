@@ -20,39 +20,39 @@ const ENTRY_NOUNS: Readonly<Record<string, string>> = {
 
 export const WHOLE_REGISTRY = 'registry';
 
-export function joinPath(...parts: readonly string[]): string {
+export function joinPath (...parts: readonly string[]): string {
   return parts.length === 0 ? WHOLE_REGISTRY : parts.join('.');
 }
 
 /** `keyword 2` for the second entry of a category's `keywords`. */
-export function entryLabel(list: string, index: number): string {
+export function entryLabel (list: string, index: number): string {
   return `${ENTRY_NOUNS[list] ?? 'entry'} ${index + 1}`;
 }
 
-export function sourceByRank(rank: number): string {
+export function sourceByRank (rank: number): string {
   return `source rank ${rank}`;
 }
 
 /** Labels for each source of a list as written: by rank when the rank names it alone, else by position. */
-export function sourceLabels(sources: readonly unknown[]): string[] {
+export function sourceLabels (sources: readonly unknown[]): string[] {
   const ranks = sources.map((s) => (s !== null && typeof s === 'object' && 'rank' in s ? s.rank : undefined));
   return ranks.map((rank, i) =>
     typeof rank === 'number' && Number.isInteger(rank) && rank >= 1 && rank <= SOURCES_PER_CATEGORY && ranks.indexOf(rank) === ranks.lastIndexOf(rank)
       ? sourceByRank(rank)
-      : `source in position ${i + 1}`,
+      : `source in position ${i + 1}`
   );
 }
 
-export function categoryPath(slug: string, ...rest: readonly string[]): string {
+export function categoryPath (slug: string, ...rest: readonly string[]): string {
   return joinPath('categories', slug, ...rest);
 }
 
-export function endorsementPath(index: number, ...rest: readonly string[]): string {
+export function endorsementPath (index: number, ...rest: readonly string[]): string {
   return joinPath(entryLabel('endorsements', index), ...rest);
 }
 
 /** The curator's name for a JSON pointer (as Ajv reports it) into the registry `data`. */
-export function pathOfPointer(pointer: string, data: unknown): string {
+export function pathOfPointer (pointer: string, data: unknown): string {
   if (pointer === '') return WHOLE_REGISTRY;
   const parts: string[] = [];
   let node = data;

@@ -18,7 +18,7 @@ export interface RegistryRules {
   readonly ignoreUnknownFields?: boolean;
 }
 
-function compiled(removeAdditional: boolean) {
+function compiled (removeAdditional: boolean) {
   const ajv = new Ajv2020({ allErrors: true, strict: true, ...(removeAdditional ? { removeAdditional: true as const } : {}) });
   // ajv-formats is CommonJS; under NodeNext its default export arrives as `.default`.
   formats.default(ajv, { formats: ['date'] });
@@ -28,7 +28,7 @@ const checkSchema = compiled(false);
 const checkDroppingUnknown = compiled(true);
 
 /** Validates parsed registry data: the JSON Schema first, then the rules a schema cannot say. */
-export function validateRegistry(input: unknown, rules: RegistryRules = {}): RegistryCheck {
+export function validateRegistry (input: unknown, rules: RegistryRules = {}): RegistryCheck {
   // Dropping unknown fields changes the data: on a copy, never on what the caller holds.
   const data = rules.ignoreUnknownFields ? structuredClone(input) : input;
   const check = rules.ignoreUnknownFields ? checkDroppingUnknown : checkSchema;
@@ -43,7 +43,7 @@ export function validateRegistry(input: unknown, rules: RegistryRules = {}): Reg
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** The rules a schema cannot say, on data that may not have passed the schema: each part is looked at only if it has the shape the rule needs. */
-function checkInvariants(data: unknown, rules: RegistryRules): string[] {
+function checkInvariants (data: unknown, rules: RegistryRules): string[] {
   const problems: string[] = [];
   const registry = isObject(data) ? data : {};
   const categories = isObject(registry.categories) ? registry.categories : {};
@@ -86,7 +86,7 @@ function checkInvariants(data: unknown, rules: RegistryRules): string[] {
  * A peer's base URL: https, or with `allowLoopbackHttp` http on 127.0.0.1 or localhost with an
  * explicit port (tests and local demos), and nothing else: no credentials, query or fragment.
  */
-export function peerUrlAllowed(text: string, allowLoopbackHttp: boolean): boolean {
+export function peerUrlAllowed (text: string, allowLoopbackHttp: boolean): boolean {
   if (!URL.canParse(text)) return false;
   const url = new URL(text);
   if (url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '') return false;
@@ -95,13 +95,13 @@ export function peerUrlAllowed(text: string, allowLoopbackHttp: boolean): boolea
 }
 
 /** Returns the normalised href of an absolute https URL, or undefined. */
-function httpsUrl(text: string): string | undefined {
+function httpsUrl (text: string): string | undefined {
   if (!URL.canParse(text)) return undefined;
   const url = new URL(text);
   return url.protocol === 'https:' && url.hostname !== '' ? url.href : undefined;
 }
 
-function normalise(registry: Registry): Registry {
+function normalise (registry: Registry): Registry {
   const categories: Record<string, Category> = {};
   for (const [slug, category] of Object.entries(registry.categories)) {
     const sources: Source[] = [...category.sources].sort((a, b) => a.rank - b.rank);

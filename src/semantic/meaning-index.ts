@@ -38,7 +38,7 @@ export const PRESELECTED = 32;
  * and the nearest single one's: the whole text holds the topic's breadth, one example question
  * the way a question is put ("my dough won't rise" is near "why is my bread dense").
  */
-export function* meaningIndexSteps(registry: Registry, vectors: WordVectors, wordsOf: (text: string) => readonly string[]): Generator<void, MeaningIndex> {
+export function * meaningIndexSteps (registry: Registry, vectors: WordVectors, wordsOf: (text: string) => readonly string[]): Generator<void, MeaningIndex> {
   const slugs = Object.keys(registry.categories).sort();
   const { dimensions } = vectors;
   // `wordsOf`: the matcher's own reading of a text (normalised, stop words out), as it reads queries.
@@ -64,14 +64,14 @@ export function* meaningIndexSteps(registry: Registry, vectors: WordVectors, wor
   return {
     vectors: slugs.length + parts.reduce((n, p) => n + p.length, 0),
     vectorOf: (words) => sentenceVector(words, vectors),
-    nearest(query, count) {
+    nearest (query, count) {
       const preselected = topByWhole(query, whole, slugs.length, dimensions, Math.max(count, PRESELECTED));
       return preselected
         .map((id) => ({ slug: slugs[id]!, similarity: score(query, id) }))
         .sort((a, b) => b.similarity - a.similarity || (a.slug < b.slug ? -1 : 1))
         .slice(0, count);
     },
-    similarity(query, slug) {
+    similarity (query, slug) {
       const id = idOf.get(slug);
       return id === undefined ? 0 : score(query, id);
     },
@@ -79,7 +79,7 @@ export function* meaningIndexSteps(registry: Registry, vectors: WordVectors, wor
 }
 
 /** The ids of the `count` categories whose whole-text vector is nearest, in one pass (no sort of every category). */
-function topByWhole(query: Float32Array, whole: Float32Array, size: number, dimensions: number, count: number): number[] {
+function topByWhole (query: Float32Array, whole: Float32Array, size: number, dimensions: number, count: number): number[] {
   const best: { id: number; s: number }[] = [];
   for (let id = 0; id < size; id++) {
     const s = dot(query, whole, id * dimensions, dimensions);
@@ -93,7 +93,7 @@ function topByWhole(query: Float32Array, whole: Float32Array, size: number, dime
 }
 
 /** The words' weighted vectors summed and scaled to length 1; undefined when the table holds none of them. */
-export function sentenceVector(words: readonly string[], vectors: WordVectors): Float32Array | undefined {
+export function sentenceVector (words: readonly string[], vectors: WordVectors): Float32Array | undefined {
   const sum = new Float32Array(vectors.dimensions);
   let found = 0;
   for (const word of words) {
@@ -109,13 +109,13 @@ export function sentenceVector(words: readonly string[], vectors: WordVectors): 
   return sum;
 }
 
-function dot(a: Float32Array, b: Float32Array, offset: number, dimensions: number): number {
+function dot (a: Float32Array, b: Float32Array, offset: number, dimensions: number): number {
   let s = 0;
   for (let d = 0; d < dimensions; d++) s += a[d]! * b[offset + d]!;
   return s;
 }
 
 /** Similarities are shown to agents; three decimals also make ties exact. */
-function round(n: number): number {
+function round (n: number): number {
   return Math.round(n * 1000) / 1000;
 }

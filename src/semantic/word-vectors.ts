@@ -13,7 +13,7 @@ export const WORD_VECTORS_SHA256 = 'bd53fac7dfac91889544211936308ed2a99860b69f96
 
 /** The word table cannot be used: start-up stops and says how to fix it. */
 export class WordVectorsError extends StartupError {
-  constructor(message: string) {
+  constructor (message: string) {
     super('THREEGS_WORD_VECTORS', message);
     this.name = 'WordVectorsError';
   }
@@ -36,12 +36,12 @@ interface Header {
 }
 
 /** Where the build puts the table. */
-export function defaultWordVectorsPath(): string {
+export function defaultWordVectorsPath (): string {
   return join(projectRoot(), 'dist', 'word-vectors.bin');
 }
 
 /** Reads and checks the table: about 11 MB and 50 ms, once per process. */
-export function loadWordVectors(file = defaultWordVectorsPath()): WordVectors {
+export function loadWordVectors (file = defaultWordVectorsPath()): WordVectors {
   let bytes: Buffer;
   try {
     bytes = readFileSync(file);
@@ -56,7 +56,7 @@ export function loadWordVectors(file = defaultWordVectorsPath()): WordVectors {
   return parseWordVectors(bytes);
 }
 
-function parseWordVectors(bytes: Buffer): WordVectors {
+function parseWordVectors (bytes: Buffer): WordVectors {
   const headerLength = bytes.readUInt32LE(0);
   const header = JSON.parse(bytes.subarray(4, 4 + headerLength).toString('utf8')) as Header;
   const { dimensions, count } = header;
@@ -72,7 +72,7 @@ function parseWordVectors(bytes: Buffer): WordVectors {
   return {
     dimensions,
     row: (word) => rows.get(word),
-    addRow(row, into) {
+    addRow (row, into) {
       const scale = scales[row]!;
       const base = row * dimensions;
       for (let d = 0; d < dimensions; d++) into[d]! += scale * values[base + d]!;

@@ -21,7 +21,7 @@ export class MemorySessionStore implements SessionStore {
   readonly #cache: LRUCache<string, SessionState>;
   readonly #sweeper: NodeJS.Timeout;
 
-  constructor(options: MemorySessionOptions) {
+  constructor (options: MemorySessionOptions) {
     this.#cache = new LRUCache<string, SessionState>({
       // lru-cache sets aside its arrays for `max` entries at once: about 45 bytes each.
       max: options.maxSessions,
@@ -37,39 +37,39 @@ export class MemorySessionStore implements SessionStore {
     this.#sweeper.unref();
   }
 
-  async create(state: SessionState): Promise<string> {
+  async create (state: SessionState): Promise<string> {
     const id = newSessionId();
     this.#cache.set(id, state);
     return id;
   }
 
-  async get(id: string): Promise<SessionState | undefined> {
+  async get (id: string): Promise<SessionState | undefined> {
     return this.#cache.get(id);
   }
 
   /** A live session's new state; like a use, it makes the session the most recently used. */
-  async update(id: string, state: SessionState): Promise<boolean> {
+  async update (id: string, state: SessionState): Promise<boolean> {
     if (!this.#cache.has(id)) return false;
     this.#cache.set(id, state, { noUpdateTTL: true });
     return true;
   }
 
-  async delete(id: string): Promise<boolean> {
+  async delete (id: string): Promise<boolean> {
     const live = this.#cache.has(id);
     this.#cache.delete(id);
     return live;
   }
 
-  async size(): Promise<number> {
+  async size (): Promise<number> {
     this.#cache.purgeStale();
     return this.#cache.size;
   }
 
-  async ping(): Promise<boolean> {
+  async ping (): Promise<boolean> {
     return true;
   }
 
-  async close(): Promise<void> {
+  async close (): Promise<void> {
     clearInterval(this.#sweeper);
     this.#cache.clear();
   }

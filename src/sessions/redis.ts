@@ -19,7 +19,7 @@ export type AvailabilityEvent = { readonly available: false; readonly reason: st
 
 /** Start-up could not reach Redis; the message names the host, never the password. */
 export class RedisUnreachable extends StartupError {
-  constructor(where: string, reason: string) {
+  constructor (where: string, reason: string) {
     super('THREEGS_REDIS_UNREACHABLE', `cannot connect to Redis at ${where} (REDIS_URL): ${reason}`);
     this.name = 'RedisUnreachable';
   }
@@ -35,7 +35,7 @@ export interface LastRedisError {
  * offline queue) and the client reconnects by itself, every 2 s at most. Throws RedisUnreachable,
  * naming the host and never the password, when start-up cannot reach Redis.
  */
-export async function openRedis(url: string, connectTimeoutMs = 5000): Promise<{ redis: Redis; errors: LastRedisError }> {
+export async function openRedis (url: string, connectTimeoutMs = 5000): Promise<{ redis: Redis; errors: LastRedisError }> {
   const { hostname, port } = new URL(url);
   const redis = new Redis(url, {
     lazyConnect: true,
@@ -126,7 +126,7 @@ export class RedisSessionStore implements SessionStore {
   readonly #sessions: string;
   #closing = false;
 
-  private constructor(redis: Redis & SessionScripts, options: RedisSessionOptions) {
+  private constructor (redis: Redis & SessionScripts, options: RedisSessionOptions) {
     this.#redis = redis;
     this.#ttlMs = options.ttlMs;
     this.#max = options.maxSessions;
@@ -139,7 +139,7 @@ export class RedisSessionStore implements SessionStore {
   }
 
   /** Connects, or throws RedisUnreachable: a server that cannot keep sessions must not start. */
-  static async connect(options: RedisSessionOptions): Promise<RedisSessionStore> {
+  static async connect (options: RedisSessionOptions): Promise<RedisSessionStore> {
     // The server recovers by itself when Redis returns; the operator is told once per outage, not once per retry.
     const { redis, errors } = await openRedis(options.url, options.connectTimeoutMs);
     redis.defineCommand('threegsCreate', { numberOfKeys: 3, lua: CREATE });
@@ -173,7 +173,7 @@ export class RedisSessionStore implements SessionStore {
   }
 
   /** Runs a transaction and returns its results, throwing the first command error. */
-  async #exec(batch: ChainableCommander): Promise<unknown[]> {
+  async #exec (batch: ChainableCommander): Promise<unknown[]> {
     const results = await batch.exec();
     if (results === null) throw new Error('transaction aborted');
     const failed = results.find(([err]) => err !== null);
@@ -181,11 +181,11 @@ export class RedisSessionStore implements SessionStore {
     return results.map(([, value]) => value);
   }
 
-  #key(id: string): string {
+  #key (id: string): string {
     return `${this.#sessions}${id}`;
   }
 
-  async create(state: SessionState): Promise<string> {
+  async create (state: SessionState): Promise<string> {
     const id = newSessionId();
     return this.#run(async () => {
       await this.#redis.threegsCreate(this.#key(id), this.#index, this.#clock, JSON.stringify(state), this.#ttlMs, id, this.#max, this.#sessions);
@@ -193,7 +193,7 @@ export class RedisSessionStore implements SessionStore {
     });
   }
 
-  async get(id: string): Promise<SessionState | undefined> {
+  async get (id: string): Promise<SessionState | undefined> {
     return this.#run(async () => {
       // Only a live session counts as used: an expired one must not come back into the index.
       const text = await this.#redis.threegsTouch(this.#key(id), this.#index, this.#clock, this.#ttlMs, id);
@@ -201,22 +201,22 @@ export class RedisSessionStore implements SessionStore {
     });
   }
 
-  async update(id: string, state: SessionState): Promise<boolean> {
+  async update (id: string, state: SessionState): Promise<boolean> {
     return this.#run(async () => (await this.#redis.set(this.#key(id), JSON.stringify(state), 'PX', this.#ttlMs, 'XX')) === 'OK');
   }
 
-  async delete(id: string): Promise<boolean> {
+  async delete (id: string): Promise<boolean> {
     return this.#run(async () => {
       const [removed] = await this.#exec(this.#redis.multi().del(this.#key(id)).zrem(this.#index, id));
       return removed === 1;
     });
   }
 
-  async size(): Promise<number> {
+  async size (): Promise<number> {
     return this.#run(() => this.#redis.threegsCount(this.#index, this.#clock, this.#ttlMs));
   }
 
-  async ping(): Promise<boolean> {
+  async ping (): Promise<boolean> {
     try {
       return (await this.#redis.ping()) === 'PONG';
     } catch {
@@ -224,7 +224,7 @@ export class RedisSessionStore implements SessionStore {
     }
   }
 
-  async close(): Promise<void> {
+  async close (): Promise<void> {
     this.#closing = true;
     await this.#redis.quit().catch(() => this.#redis.disconnect());
   }

@@ -10,7 +10,7 @@ export interface SessionState {
 
 /** The shared store cannot be reached: the request can be retried later; nothing is lost. */
 export class SessionStoreUnavailable extends Error {
-  constructor(cause: unknown) {
+  constructor (cause: unknown) {
     super('session store unavailable', { cause });
     this.name = 'SessionStoreUnavailable';
   }
@@ -37,11 +37,11 @@ export interface SessionStore {
  * visible ASCII characters (ranging from 0x21 to 0x7E)": a random (v4) UUID, 122 random bits
  * from node:crypto, which draws them from a buffered CSPRNG pool instead of a syscall per id.
  */
-export function newSessionId(): string {
+export function newSessionId (): string {
   return randomUUID();
 }
 
 /** Visible ASCII, bounded length: anything else cannot be one of ours. */
-export function isWellFormedSessionId(id: string): boolean {
+export function isWellFormedSessionId (id: string): boolean {
   return id.length > 0 && id.length <= 128 && /^[\x21-\x7e]+$/.test(id);
 }

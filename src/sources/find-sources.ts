@@ -46,7 +46,7 @@ export interface FoundDecline {
 export type Found = FoundAnswer | FoundDecline;
 
 /** The sources for `query` from the registry `catalog` serves, or a decline that says why and what is near. */
-export function findSources(catalog: Catalog, query: string, threshold?: number, asker?: string): Found {
+export function findSources (catalog: Catalog, query: string, threshold?: number, asker?: string): Found {
   const prepared = prepareQuery(query);
   const outcome = catalog.matcher.match(query, threshold, prepared, asker);
   const asked = askedOf(catalog.matcher, prepared, outcome);
@@ -57,14 +57,14 @@ export function findSources(catalog: Catalog, query: string, threshold?: number,
  * When the category last changed: from the signed history when there is one; otherwise all that
  * is known is that it has not changed since the registry's own date.
  */
-export function lastChanged({ registry, lastChanged: dates }: Catalog, slug: string): { date: string; from: 'history' | 'registry'; text: string } {
+export function lastChanged ({ registry, lastChanged: dates }: Catalog, slug: string): { date: string; from: 'history' | 'registry'; text: string } {
   const date = dates.get(slug);
   return date === undefined
     ? { date: registry.updated, from: 'registry', text: `on or before ${registry.updated} (the registry's date; it has no signed history)` }
     : { date, from: 'history', text: `${date} (signed history)` };
 }
 
-function describeMatch(outcome: Extract<MatchOutcome, { kind: 'match' }>, catalog: Catalog, asked: Asked): FoundAnswer {
+function describeMatch (outcome: Extract<MatchOutcome, { kind: 'match' }>, catalog: Catalog, asked: Asked): FoundAnswer {
   const { registry } = catalog;
   const c = outcome.category;
   const changed = lastChanged(catalog, outcome.slug);
@@ -97,11 +97,11 @@ function describeMatch(outcome: Extract<MatchOutcome, { kind: 'match' }>, catalo
   return { kind: 'answer', slug: outcome.slug, score: outcome.score, text: lines.join('\n'), data, asked };
 }
 
-function describeNoMatch(
+function describeNoMatch (
   outcome: Extract<MatchOutcome, { kind: 'no-match' }>,
   query: string,
   catalog: Catalog,
-  asked: Asked,
+  asked: Asked
 ): FoundDecline {
   const slugs = Object.keys(catalog.registry.categories).sort();
   const available = slugs.length > 0 ? `Available categories: ${slugs.join(', ')}.` : 'The registry has no categories yet.';
@@ -123,21 +123,21 @@ function describeNoMatch(
   const named =
     candidates.length === 0
       ? ''
-      : ` Candidates, closest first (if one is what you meant, call get_sources again with its slug as the query):\n` +
+      : ' Candidates, closest first (if one is what you meant, call get_sources again with its slug as the query):\n' +
         candidates.map((c, i) => `${i + 1}. ${c.name} (slug: ${c.slug}, score ${c.score.toFixed(3)}${c.similarity === undefined ? '' : `, similarity in meaning ${c.similarity.toFixed(3)}`}): ${c.description}`).join('\n') +
         '\n';
   let why: string;
   if (outcome.reason === 'too-long') {
     why =
       `The query is longer than ${MAX_NORMALIZED_LENGTH} characters once normalised (some characters unfold into several letters, ` +
-      `such as "ⅷ" into "viii"). Ask about one topic in a sentence or two.`;
+      'such as "ⅷ" into "viii"). Ask about one topic in a sentence or two.';
   } else if (outcome.reason === 'empty-query') {
     why = 'The query has no words to match: it is empty or only common words such as "the" or "how". Describe the topic, for example "learn rust programming".';
   } else if (outcome.reason === 'too-vague') {
     const example = candidateExample(catalog, candidates);
     why =
       `${quoted(query)} is a single common word, too vague to answer with three sources: a category may score 1.000 on a word it names, ` +
-      `but one word does not say which of its topics is meant, and other meanings of the word are as likely. ` +
+      'but one word does not say which of its topics is meant, and other meanings of the word are as likely. ' +
       `Say what you need about it${example === undefined ? ', in a sentence' : `, for example ${JSON.stringify(example)}`}.`;
   } else if (outcome.reason === 'too-close') {
     why =
@@ -165,7 +165,7 @@ function describeNoMatch(
  * An example question for a decline to suggest: the first candidate's own (its curator's first
  * example question), so it is about what the query may have meant, not about another topic.
  */
-export function candidateExample(catalog: Catalog, candidates: readonly { readonly slug: string }[]): string | undefined {
+export function candidateExample (catalog: Catalog, candidates: readonly { readonly slug: string }[]): string | undefined {
   const first = candidates[0];
   return first === undefined ? undefined : catalog.registry.categories[first.slug]?.queryPatterns[0];
 }
@@ -174,12 +174,12 @@ export function candidateExample(catalog: Catalog, candidates: readonly { readon
  * The query as the server's sentence quotes it: a JSON string, so a quote, backslash or control
  * character the asker typed cannot end the quotation and pass for the server's own words.
  */
-function quoted(query: string): string {
+function quoted (query: string): string {
   return JSON.stringify(clip(query));
 }
 
 /** Echo enough of the query for the agent to recognise it, never a 1,000-character wall. */
-function clip(query: string): string {
+function clip (query: string): string {
   const flat = query.replace(/\s+/g, ' ').trim();
   return flat.length > 80 ? `${flat.slice(0, 77)}...` : flat;
 }

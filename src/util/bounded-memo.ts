@@ -9,13 +9,13 @@ export class BoundedMemo<K, V> {
   readonly #values = new Map<K, V>();
   readonly #max: number;
 
-  constructor(max: number) {
+  constructor (max: number) {
     if (!Number.isInteger(max) || max < 1) throw new RangeError(`a memo holds at least one value (got ${max})`);
     this.#max = max;
   }
 
   /** The remembered value for `key`, computing and remembering it the first time. */
-  get(key: K, compute: (key: K) => V): V {
+  get (key: K, compute: (key: K) => V): V {
     if (this.#values.has(key)) return this.#values.get(key) as V;
     const value = compute(key);
     if (this.#values.size >= this.#max) this.#values.clear();
@@ -24,7 +24,7 @@ export class BoundedMemo<K, V> {
   }
 
   /** How many values are remembered now; never more than `max`. */
-  get size(): number {
+  get size (): number {
     return this.#values.size;
   }
 }

@@ -13,7 +13,7 @@ export const STEPS_BETWEEN_PAUSES = 2_000;
  * for 26-38 ms in one piece; written by hand because no maintained package sorts cooperatively.
  * Stable, like Array.prototype.sort.
  */
-export async function sortWithPauses<T>(items: readonly T[], compare: (a: T, b: T) => number): Promise<T[]> {
+export async function sortWithPauses<T> (items: readonly T[], compare: (a: T, b: T) => number): Promise<T[]> {
   // One slice's worth is sorted at once: no pause for a list as short as a category's near-misses.
   if (items.length <= STEPS_BETWEEN_PAUSES) return [...items].sort(compare);
   let runs: T[][] = [];
@@ -29,7 +29,7 @@ export async function sortWithPauses<T>(items: readonly T[], compare: (a: T, b: 
   return runs[0] ?? [];
 }
 
-async function mergeWithPauses<T>(left: readonly T[], right: readonly T[], compare: (a: T, b: T) => number): Promise<T[]> {
+async function mergeWithPauses<T> (left: readonly T[], right: readonly T[], compare: (a: T, b: T) => number): Promise<T[]> {
   const out: T[] = [];
   let i = 0;
   let j = 0;

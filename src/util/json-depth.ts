@@ -12,7 +12,7 @@ const BACKSLASH = 0x5c;
  * hand: no JSON library we use takes a depth limit, and this is a dozen lines of byte scanning
  * (strings skipped, escapes honoured). It says nothing of whether the text is valid JSON.
  */
-export function jsonDepthWithin(bytes: Uint8Array, max: number): boolean {
+export function jsonDepthWithin (bytes: Uint8Array, max: number): boolean {
   let depth = 0;
   let inString = false;
   for (let i = 0; i < bytes.length; i++) {

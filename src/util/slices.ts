@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
  * the event loop a turn (`pause`) whenever about `sliceMs` of work has run: long work on data a
  * peer chose is served between requests instead of holding them up.
  */
-export async function runInSlices<T>(steps: Generator<void, T>, pause: () => Promise<unknown>, sliceMs = 8): Promise<T> {
+export async function runInSlices<T> (steps: Generator<void, T>, pause: () => Promise<unknown>, sliceMs = 8): Promise<T> {
   let until = performance.now() + sliceMs;
   // Steps are small: the clock is read every 32 of them, not after each.
   for (let n = 1; ; n++) {
@@ -19,7 +19,7 @@ export async function runInSlices<T>(steps: Generator<void, T>, pause: () => Pro
 }
 
 /** Runs steps to their end at once (our own registry, at start-up or reload). */
-export function runAtOnce<T>(steps: Generator<void, T>): T {
+export function runAtOnce<T> (steps: Generator<void, T>): T {
   for (;;) {
     const next = steps.next();
     if (next.done) return next.value;

@@ -7,7 +7,7 @@ import { basename, dirname, join } from 'node:path';
  * (same file system, so the rename is atomic), which then replaces the target. A reader sees
  * the old file or the new one, never half of either; a failure leaves the old one as it was.
  */
-export async function writeFileAtomic(file: string, content: string | Uint8Array, mode?: number): Promise<void> {
+export async function writeFileAtomic (file: string, content: string | Uint8Array, mode?: number): Promise<void> {
   const temporary = join(dirname(file), `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
   try {
     const handle = await open(temporary, 'wx', mode);

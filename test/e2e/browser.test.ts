@@ -31,7 +31,7 @@ const slugs = Object.keys(registry.categories);
 
 /** A registry whose text holds a script, for the server that shows it must stay inert. */
 const PWN = '<script>window.__pwned=1</script>';
-async function hostileRegistry(): Promise<string> {
+async function hostileRegistry (): Promise<string> {
   const data = JSON.parse(await readFile(SHIPPED_REGISTRY, 'utf8')) as ShippedRegistry;
   const rust = data.categories['rust-learning']!;
   rust.description = `${rust.description} ${PWN}`;
@@ -42,7 +42,7 @@ async function hostileRegistry(): Promise<string> {
 }
 
 /** A built server in its own process on a free loopback port, stopped when the file ends. */
-async function serve(env: Record<string, string> = {}): Promise<string> {
+async function serve (env: Record<string, string> = {}): Promise<string> {
   const server: Started = start({ PORT: '0', CURATOR_SECRET_KEY: SEED, LOG_LEVEL: 'info', ...env });
   t.teardown(async () => {
     server.kill('SIGTERM');
@@ -69,7 +69,7 @@ interface Watched {
   readonly requests: string[];
 }
 
-function watch(page: Page, origin: string): Watched {
+function watch (page: Page, origin: string): Watched {
   const watched: Watched = { console: [], errors: [], foreign: [], requests: [] };
   page.on('console', (message) => {
     if (message.type() === 'error' || message.type() === 'warning') watched.console.push(`${message.type()}: ${message.text()}`);
@@ -82,7 +82,7 @@ function watch(page: Page, origin: string): Watched {
   return watched;
 }
 
-async function context(t: { teardown(fn: () => unknown): void }, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+async function context (t: { teardown(fn: () => unknown): void }, options: BrowserContextOptions = {}): Promise<BrowserContext> {
   const created = await browser.newContext(options);
   t.teardown(() => created.close());
   return created;

@@ -37,7 +37,7 @@ interface BaselineEntry {
 }
 
 /** test/conformance-baseline.txt: `<set>[,<set>]  <scenario>:<check id>  <status>  <reason>` per line. */
-async function readBaseline(): Promise<BaselineEntry[]> {
+async function readBaseline (): Promise<BaselineEntry[]> {
   const entries: BaselineEntry[] = [];
   const lines = (await readFile(BASELINE_FILE, 'utf8')).split('\n');
   lines.forEach((text, i) => {
@@ -50,12 +50,12 @@ async function readBaseline(): Promise<BaselineEntry[]> {
 }
 
 /** Runs one requirement set against url; returns every check by `<scenario>:<check id>` (most severe occurrence). */
-async function runRequirementSet(set: string, url: string, out: string) {
+async function runRequirementSet (set: string, url: string, out: string) {
   const args = [CLI, 'server', '--url', url, '--requirements', set, '--output-dir', out, '--timeout', String(SCENARIO_TIMEOUT_MS)];
   // The CLI exits 1 when any check fails; the verdict here comes from checks.json, not the exit code.
   const { code, stdout, stderr, signal } = await new Promise<{ code: number | null; stdout: string; stderr: string; signal: string | null }>((resolve) => {
     const child = execFile(process.execPath, args, { cwd: out, timeout: RUN_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 }, (_err, stdout, stderr) =>
-      resolve({ code: child.exitCode, signal: child.signalCode, stdout, stderr }),
+      resolve({ code: child.exitCode, signal: child.signalCode, stdout, stderr })
     );
   });
   const announced = Number(/Running requirements \S+ \((\d+) scenarios\)/.exec(stdout)?.[1] ?? NaN);
@@ -126,13 +126,13 @@ t.test('the official conformance suite: every check passes but the baselined one
     if (stale.length === 0) t.pass(`${set}: every baselined check still ends as listed`);
     t.comment(
       `${set}: ${run.scenarios} scenarios, ${run.checks.size} checks in ${seconds} s: ${passed} passed, ${info} info only, ` +
-        `${expected.size} baselined, ${unexpected.length} unexpected, ${stale.length} stale`,
+        `${expected.size} baselined, ${unexpected.length} unexpected, ${stale.length} stale`
     );
   }
 });
 
 /** POSTs a raw JSON-RPC body over a socket, headers exactly as given (fetch would trim them). */
-function post(url: string, body: unknown, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+function post (url: string, body: unknown, headers: Record<string, string>): Promise<{ status: number; body: string }> {
   const payload = JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const req = request(
@@ -142,7 +142,7 @@ function post(url: string, body: unknown, headers: Record<string, string>): Prom
         let text = '';
         res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
         res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-      },
+      }
     );
     req.on('error', reject).end(payload);
   });

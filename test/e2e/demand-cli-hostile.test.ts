@@ -18,7 +18,7 @@ const BIN = join(ROOT, 'bin', 'three-good-sources.mjs');
 const file = join(await mkdtemp(join(tmpdir(), '3gs-demand-hostile-')), 'token');
 await writeFile(file, 'hostile-test-token-0123456789\n');
 
-async function serve(t: { teardown(fn: () => unknown): void }, listener: RequestListener): Promise<string> {
+async function serve (t: { teardown(fn: () => unknown): void }, listener: RequestListener): Promise<string> {
   const server = createServer(listener);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   t.teardown(() => {
@@ -29,7 +29,7 @@ async function serve(t: { teardown(fn: () => unknown): void }, listener: Request
 }
 
 /** Runs `demand` against `url`: its exit code and output. */
-function demand(url: string, ...extra: string[]): Promise<{ code: number | null; out: string; err: string }> {
+function demand (url: string, ...extra: string[]): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, 'demand', url, '--token-file', file, ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -96,6 +96,7 @@ t.test("the server's control characters are printed visible, never acted on (fin
   for (const extra of [[], ['--json']]) {
     const r = await demand(url, ...extra);
     t.equal(r.code, 0, r.err);
+    // eslint-disable-next-line no-control-regex -- the control characters are what it looks for
     t.notMatch(r.out, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/, `${extra.join(' ') || 'text'}: no control character reaches the terminal`);
     t.match(r.out, extra.length === 0 ? '\\u001b]52;c;cm0gLXJmIH4=\\u0007' : '\\\\u001b]52;c;cm0gLXJmIH4=\\\\u0007', 'the clipboard write is shown as text');
     t.match(r.out, extra.length === 0 ? '\\u202eevil' : '\\\\u202eevil', 'a right-to-left override too');

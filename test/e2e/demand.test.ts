@@ -20,12 +20,12 @@ const META = { 'io.modelcontextprotocol/protocolVersion': V, 'io.modelcontextpro
 const clients = (n: number, net: number) => Array.from({ length: n }, (_, i) => `10.${net}.${i >> 8}.${i & 255}`);
 
 /** A server process that takes X-Forwarded-For from loopback, so that each request can come from a client of its own. */
-function server(env: Record<string, string>): Started {
+function server (env: Record<string, string>): Started {
   return start({ PORT: '0', TRUST_PROXY: '127.0.0.1', DEMAND_TOKEN: TOKEN, DEMAND_SECRET: SECRET, RATE_LIMIT_MAX: '0', ...env });
 }
 
 /** get_sources, stateless (2026-07-28), from `client`. */
-async function ask(base: string, query: string, client: string): Promise<void> {
+async function ask (base: string, query: string, client: string): Promise<void> {
   const res = await fetch(`${base}/mcp`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json', 'mcp-protocol-version': V, 'mcp-method': 'tools/call', 'mcp-name': 'get_sources', 'x-forwarded-for': client },
@@ -36,7 +36,7 @@ async function ask(base: string, query: string, client: string): Promise<void> {
 }
 
 /** The page's search, from `client`. */
-async function search(base: string, query: string, client: string): Promise<void> {
+async function search (base: string, query: string, client: string): Promise<void> {
   const res = await fetch(`${base}/?q=${encodeURIComponent(query)}`, { headers: { 'x-forwarded-for': client } });
   await res.arrayBuffer();
 }
@@ -44,7 +44,7 @@ async function search(base: string, query: string, client: string): Promise<void
 const report = async (base: string) => (await fetch(`${base}/demand`, { headers: { authorization: `Bearer ${TOKEN}` } })).json() as Promise<{ totals: { requests: number } } & Record<string, unknown>>;
 
 /** Every key and value under the demand prefix, and every key at all, as text. */
-async function redisDump(url: string): Promise<{ keys: string; demand: string }> {
+async function redisDump (url: string): Promise<{ keys: string; demand: string }> {
   const redis = new Redis(url);
   try {
     const keys = await redis.keys('*');

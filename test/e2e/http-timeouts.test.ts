@@ -16,7 +16,7 @@ interface Answer {
  * slowloris), then `after` once `afterMs` has passed; gives what came back when the server
  * closes, or when `giveUpMs` is over.
  */
-function talk(port: number, { first = '', dribble = '', after = '', afterMs = 0, giveUpMs = 20_000 }): Promise<Answer> {
+function talk (port: number, { first = '', dribble = '', after = '', afterMs = 0, giveUpMs = 20_000 }): Promise<Answer> {
   return new Promise((resolve) => {
     const started = Date.now();
     const socket = connect(port, '127.0.0.1');
@@ -42,7 +42,7 @@ function talk(port: number, { first = '', dribble = '', after = '', afterMs = 0,
 const post = (port: number, length: number) =>
   `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nAccept: application/json\r\nContent-Length: ${length}\r\n\r\n`;
 
-async function listening(t: Parameters<typeof build>[0], requestTimeoutMs: number): Promise<number> {
+async function listening (t: Parameters<typeof build>[0], requestTimeoutMs: number): Promise<number> {
   const app = await build(t, { requestTimeoutMs });
   return Number(new URL(await app.listen({ host: '127.0.0.1', port: 0 })).port);
 }

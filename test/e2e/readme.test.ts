@@ -20,7 +20,7 @@ const block = (marker: string): string => {
 };
 
 /** Runs a README block as written, against our test server instead of 127.0.0.1:3000. */
-async function runBlock(t: { teardown(fn: () => unknown): void }, marker: string, shell = 'sh', inProject = false) {
+async function runBlock (t: { teardown(fn: () => unknown): void }, marker: string, shell = 'sh', inProject = false) {
   const app = await build(t);
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
   const script = block(marker).replaceAll('http://127.0.0.1:3000', address);
@@ -90,7 +90,7 @@ const shell = (script: string) => run('sh', ['-e', '-c', script], { cwd: ROOT, e
  * build: npm test built already) on a free port unless the block names one, and resolves once
  * the start-up line says how the registry is signed. Killed, with npm and sh, when the test ends.
  */
-async function startBlock(t: { teardown(fn: () => unknown): void }, script: string) {
+async function startBlock (t: { teardown(fn: () => unknown): void }, script: string) {
   const server = spawn('sh', ['-c', script], { cwd: ROOT, env: { ...env, PORT: '0', npm_config_ignore_scripts: 'true' }, detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
   t.teardown(() => process.kill(-server.pid!, 'SIGKILL'));
   let log = '';
@@ -100,7 +100,7 @@ async function startBlock(t: { teardown(fn: () => unknown): void }, script: stri
       // The start-up line, which follows "Server listening", says how the registry is signed.
       const m = /"address":"(http:\/\/127\.0\.0\.1:\d+)".*"signing":/.exec(log);
       if (m) resolve(m[1]!);
-    }),
+    })
   );
   return { address, log: () => log };
 }
@@ -157,7 +157,7 @@ t.test('README: the curator commands to see what the matcher does work as writte
 });
 
 t.test('README: the page search example prints the category get_sources names', async (t) => {
-  const { stdout } = await runBlock(t, "?q=learn+rust+programming");
+  const { stdout } = await runBlock(t, '?q=learn+rust+programming');
   t.equal(stdout.trim(), '<strong>Rust Learning</strong>');
 });
 

@@ -69,7 +69,7 @@ t.test('several invalid variables: every one is named, a line each, no secret re
       'three-good-sources: invalid configuration: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")',
       'three-good-sources: invalid configuration: REDIS_URL must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379',
       '',
-    ].join('\n'),
+    ].join('\n')
   );
 });
 
@@ -118,7 +118,7 @@ t.test('the start-up line names the Redis host and port, never its password', { 
 
 t.test('a port already taken: exit 1 with one line naming the address, no stack trace', async (t) => {
   const taken = createServer();
-  await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
   t.teardown(() => taken.close());
   const { port } = taken.address() as AddressInfo;
   const server = start({ PORT: String(port), CURATOR_SECRET_KEY: SEED });
@@ -190,7 +190,7 @@ t.test('a malformed key or a registry under another name stops start-up', async 
   t.match(other.stderr(), /curator\.pubkey: names yyyoryarywdyqnyjbefoadeqbhebnrounoktcfaadrpbs8y7daxo, but this server signs with /);
 });
 
-t.test("SIGHUP reloads the registry without a restart, sent as the README says with PID_FILE; a bad file keeps the old one", async (t) => {
+t.test('SIGHUP reloads the registry without a restart, sent as the README says with PID_FILE; a bad file keeps the old one', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), '3gs-hup-'));
   const file = join(dir, 'registry.json');
   const pidFile = join(dir, 'server.pid');
@@ -221,6 +221,15 @@ t.test("SIGHUP reloads the registry without a restart, sent as the README says w
   t.notOk(existsSync(pidFile), 'PID_FILE is removed at exit');
 });
 
+t.test('a PID_FILE that cannot be written: exit 1, and the line that says so comes last, after the log lines before it (issue 33, item 11)', async (t) => {
+  const pidFile = join(await mkdtemp(join(tmpdir(), '3gs-pid-')), 'no-such-folder', 'server.pid');
+  const server = start({ PORT: '0', CURATOR_SECRET_KEY: SEED, PID_FILE: pidFile });
+  t.equal(await server.code, 1);
+  const lines = server.stderr().trimEnd().split('\n');
+  t.equal(lines.at(-1), `three-good-sources: cannot write PID_FILE ${pidFile} (ENOENT)`, 'the reason is the last line');
+  t.ok(lines.slice(0, -1).some((line) => line.includes('Server listening at')), 'the log lines written before it come before it');
+});
+
 t.test('REDIS_URL pointing at nothing: exit 1 with one line that names the host, not the password', async (t) => {
   const server = start({ REDIS_URL: 'redis://:hunter2@127.0.0.1:1', CURATOR_SECRET_KEY: '07'.repeat(32) });
   t.equal(await server.code, 1);
@@ -233,7 +242,7 @@ const PING = '{"jsonrpc":"2.0","id":1,"method":"ping"}';
  * A POST /mcp on a real socket whose body is held back after its first bytes. `taken` resolves
  * once the server has the request in hand (it answers 100 Continue); `finish` sends the rest.
  */
-function heldRequest(address: string) {
+function heldRequest (address: string) {
   const port = Number(new URL(address).port);
   const socket: Socket = connect(port, '127.0.0.1');
   let received = '';
@@ -241,7 +250,7 @@ function heldRequest(address: string) {
   socket.on('error', () => {});
   socket.write(
     `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nAccept: application/json\r\n` +
-      `Expect: 100-continue\r\nContent-Length: ${PING.length}\r\n\r\n${PING.slice(0, 10)}`,
+      `Expect: 100-continue\r\nContent-Length: ${PING.length}\r\n\r\n${PING.slice(0, 10)}`
   );
   return {
     taken: until(() => received.includes('100 Continue')).then(() => received.includes('100 Continue')),

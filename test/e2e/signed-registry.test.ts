@@ -15,14 +15,14 @@ import { cli, curatorFolder, nextVersion, signedTwice, type CuratorFolder } from
 const sh = promisify(execFile);
 
 /** A server with no secret at all: only the registry path and, unless told otherwise, the curator's public key. */
-async function serve(t: { teardown(fn: () => unknown): void }, folder: CuratorFolder, env: Record<string, string> = { CURATOR_PUBKEY: folder.pubkey }) {
+async function serve (t: { teardown(fn: () => unknown): void }, folder: CuratorFolder, env: Record<string, string> = { CURATOR_PUBKEY: folder.pubkey }) {
   const server = start({ PORT: '0', REGISTRY_PATH: folder.registry, ...env });
   t.teardown(() => server.kill('SIGKILL'));
   return { server, base: await server.address };
 }
 
 /** A start-up that must fail: exit 1 and one line on stderr. */
-async function refused(folder: CuratorFolder, env: Record<string, string> = { CURATOR_PUBKEY: folder.pubkey }) {
+async function refused (folder: CuratorFolder, env: Record<string, string> = { CURATOR_PUBKEY: folder.pubkey }) {
   const server = start({ PORT: '0', REGISTRY_PATH: folder.registry, ...env });
   const code = await server.code;
   return { code, lines: server.stderr().trim().split('\n') };
@@ -134,7 +134,11 @@ t.test('a reload (real SIGHUP) keeps the previous registry when a file is tamper
 
   // The 1.1.0 files, every one valid and signed: a rollback all the same.
   const before = failures().length;
-  await Promise.all([writeFile(folder.registry, good.registry), writeFile(folder.files.history, good.history), writeFile(folder.files.signature, good.signature)]);
+  await Promise.all([
+    writeFile(folder.registry, good.registry),
+    writeFile(folder.files.history, good.history),
+    writeFile(folder.files.signature, good.signature),
+  ]);
   server.kill('SIGHUP');
   await until(() => failures().length > before);
   t.match(failures().at(-1)?.reason, /^registry\.history\.json: reload refused: its history does not extend the one being served \(version 1\.2\.0, 3 entries\): a rollback to an older version or a rewritten history; restart the server to serve it deliberately$/);

@@ -7,7 +7,7 @@ import { binaryOnPath } from './binary.js';
  * `chromium-headless-shell` on PATH. Only PATH, never a fixed folder: a PATH without a browser
  * is a machine without one, and the tests say they were skipped.
  */
-export function chromiumPath(): string | undefined {
+export function chromiumPath (): string | undefined {
   const configured = process.env.CHROMIUM_PATH;
   if (configured !== undefined && configured !== '') return configured;
   return binaryOnPath('chromium') ?? binaryOnPath('chromium-headless-shell');
@@ -18,7 +18,7 @@ export function chromiumPath(): string | undefined {
  * run, else the reason, which tap prints. With CI=true nothing is skipped: CI installs Chromium,
  * and a missing one must fail the run rather than pass it quietly.
  */
-export function browserSkip(): string | false {
+export function browserSkip (): string | false {
   if (process.env.CI === 'true') return false;
   if (chromiumPath() !== undefined) return false;
   return 'needs Chromium: install it (apt-get install chromium) or set CHROMIUM_PATH';
@@ -40,7 +40,7 @@ export const CHROMIUM_ARGS = [
  * A headless Chromium for one test file, closed when it ends. Playwright gives it a fresh
  * temporary profile (user data dir) and removes it on close.
  */
-export async function launchBrowser(t: { teardown(fn: () => unknown): void }): Promise<Browser> {
+export async function launchBrowser (t: { teardown(fn: () => unknown): void }): Promise<Browser> {
   const executablePath = chromiumPath();
   if (executablePath === undefined) throw new Error('Chromium was not found: install it (apt-get install chromium) or set CHROMIUM_PATH');
   const browser = await chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS, timeout: 30_000 });

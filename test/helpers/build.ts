@@ -19,22 +19,22 @@ export const TEST_SEED = Buffer.alloc(32, 7);
 export const TEST_PUBLIC_KEY = keyFromSeed(TEST_SEED).publicKey;
 
 /** Server-side signing with `key` (the test curator's by default): what prepareCatalog takes. */
-export function serverSigning(key: CuratorKey = keyFromSeed(TEST_SEED)): Signing {
+export function serverSigning (key: CuratorKey = keyFromSeed(TEST_SEED)): Signing {
   return { mode: 'server', key };
 }
 
 /** A test configuration: the shipped registry, silent logs, the test curator key, overridable per test. */
-export function testConfig(overrides: Partial<Config> = {}): Config {
+export function testConfig (overrides: Partial<Config> = {}): Config {
   return { ...loadConfig({ LOG_LEVEL: 'silent' }), curatorSeed: TEST_SEED, ...overrides };
 }
 
 /** Another valid public key, for endorsements and wrong-key cases. */
-export function otherPublicKey(): string {
+export function otherPublicKey (): string {
   return generateKey().key.publicKey;
 }
 
 /** Builds the app for one test and closes it when the test ends (fastify/demo's build(t)). */
-export async function build(t: Teardown, overrides: Partial<Config> = {}): Promise<FastifyInstance> {
+export async function build (t: Teardown, overrides: Partial<Config> = {}): Promise<FastifyInstance> {
   const app = await buildApp(testConfig(overrides));
   t.teardown(() => app.close());
   return app;
@@ -42,7 +42,7 @@ export async function build(t: Teardown, overrides: Partial<Config> = {}): Promi
 
 export const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
-export function rpc(app: FastifyInstance, body: unknown, headers: Record<string, string> = {}, extra: Partial<InjectOptions> = {}) {
+export function rpc (app: FastifyInstance, body: unknown, headers: Record<string, string> = {}, extra: Partial<InjectOptions> = {}) {
   return app.inject({
     method: 'POST',
     url: '/mcp',
@@ -59,7 +59,7 @@ export const INIT_PARAMS = {
 };
 
 /** Runs the 2025 handshake and returns the session id. */
-export async function openSession(app: FastifyInstance, protocolVersion = '2025-11-25'): Promise<string> {
+export async function openSession (app: FastifyInstance, protocolVersion = '2025-11-25'): Promise<string> {
   const res = await rpc(app, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { ...INIT_PARAMS, protocolVersion } });
   const id = res.headers['mcp-session-id'];
   if (typeof id !== 'string') throw new Error(`initialize failed: ${res.statusCode} ${res.body}`);
@@ -67,8 +67,15 @@ export async function openSession(app: FastifyInstance, protocolVersion = '2025-
   return id;
 }
 
-export async function callTool(app: FastifyInstance, session: string, name: string, args?: unknown, id: number | string = 7) {
+export async function callTool (app: FastifyInstance, session: string, name: string, args?: unknown, id: number | string = 7) {
   const params = args === undefined ? { name } : { name, arguments: args };
   const res = await rpc(app, { jsonrpc: '2.0', id, method: 'tools/call', params }, { 'mcp-session-id': session });
-  return { res, json: res.json() as { id?: unknown; result?: { content: { type: string; text: string }[]; isError?: boolean }; error?: { code: number; message: string } } };
+  return {
+    res,
+    json: res.json() as {
+      id?: unknown;
+      result?: { content: { type: string; text: string }[]; isError?: boolean };
+      error?: { code: number; message: string };
+    },
+  };
 }

@@ -12,12 +12,12 @@ const accepts = (port: number) =>
   });
 
 /** Waits until `child` (a proxy we started) accepts connections on `port`; throws with its log's tail if it exits or never does. */
-export async function untilListening(child: ChildProcess, port: number, name: string, log: () => string): Promise<void> {
+export async function untilListening (child: ChildProcess, port: number, name: string, log: () => string): Promise<void> {
   // Caddy and nginx take well under a second.
   for (let i = 0; i < 100; i++) {
     if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}: ${log().slice(-500)}`);
     if (await accepts(port)) return;
-    await new Promise((r) => setTimeout(r, 50));
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`${name} did not listen on ${port}: ${log().slice(-500)}`);
 }

@@ -8,18 +8,18 @@ import { ROOT } from './build.js';
 import { untilListening } from './listening.js';
 
 /** The nginx binary on PATH (Debian puts it in /usr/sbin, on root's PATH; .ci/run makes sure of it). */
-export function nginxBinary(): string | undefined {
+export function nginxBinary (): string | undefined {
   return binaryOnPath('nginx');
 }
 
 /** The `skip` option of a test that needs nginx: false when it can run, else the reason. With CI=true nothing is skipped. */
-export function nginxSkip(): string | false {
+export function nginxSkip (): string | false {
   if (process.env.CI === 'true' || nginxBinary() !== undefined) return false;
   return 'needs nginx on PATH, the reverse proxy docs/operators.md shows: install it (apt-get install nginx; it goes to /usr/sbin)';
 }
 
 /** The `location` blocks of docs/operators.md's nginx example, as an operator copies them. */
-export async function documentedLocations(): Promise<string> {
+export async function documentedLocations (): Promise<string> {
   const docs = await readFile(join(ROOT, 'docs', 'operators.md'), 'utf8');
   const example = /```nginx\n([\s\S]*?)```/.exec(docs)?.[1] ?? '';
   const blocks = example.match(/^ {4}location [^\n]*\{\n[\s\S]*?\n {4}\}$/gm);
@@ -31,7 +31,7 @@ export async function documentedLocations(): Promise<string> {
  * An nginx of our own on a free loopback port, with docs/operators.md's `location` blocks
  * proxying to `upstream` (its 127.0.0.1:3000 replaced), over plain HTTP, in a temporary prefix.
  */
-export async function startNginx(t: { teardown(fn: () => unknown): void }, host: string, upstream: string): Promise<{ port: number }> {
+export async function startNginx (t: { teardown(fn: () => unknown): void }, host: string, upstream: string): Promise<{ port: number }> {
   const binary = nginxBinary();
   if (binary === undefined) throw new Error('nginx was not found: install it (apt-get install nginx)');
   const port = await freePort();

@@ -13,13 +13,13 @@ import { fakeServer } from './fake-server.js';
 export const PEER_REGISTRY = join(ROOT, 'examples', 'peer-registry.json');
 
 /** The example peer registry, as a curator holding `key` would publish it (plus any extra fields). */
-export function peerRegistry(key: CuratorKey, extra: Record<string, unknown> = {}): Registry {
+export function peerRegistry (key: CuratorKey, extra: Record<string, unknown> = {}): Registry {
   const registry = JSON.parse(readFileSync(PEER_REGISTRY, 'utf8')) as Registry;
   return { ...registry, ...extra, curator: { ...registry.curator, pubkey: key.publicKey } } as Registry;
 }
 
 /** The three documents a server-signed peer serves. */
-export function peerDocuments(registry: Registry, key: CuratorKey) {
+export function peerDocuments (registry: Registry, key: CuratorKey) {
   const signed = signRegistry(registry, key, 'server');
   return { registry: canonicalBytes(registry), signature: signatureDocumentBytes(signatureDocument(signed)), history: Buffer.from('[]\n') };
 }
@@ -36,7 +36,7 @@ export interface PeerBehaviour {
 type Documents = ReturnType<typeof peerDocuments>;
 
 /** A real HTTP server on loopback that serves a peer's documents (read at each request when given as a function), as told. */
-export function servePeer(t: { teardown(fn: () => unknown): void }, served: Documents | (() => Documents), behaviour: PeerBehaviour = {}): Promise<string> {
+export function servePeer (t: { teardown(fn: () => unknown): void }, served: Documents | (() => Documents), behaviour: PeerBehaviour = {}): Promise<string> {
   return fakeServer(t, async (req, res: ServerResponse) => {
     behaviour.onRequest?.();
     await behaviour.hold;
@@ -48,7 +48,7 @@ export function servePeer(t: { teardown(fn: () => unknown): void }, served: Docu
 }
 
 /** The shipped registry endorsing the given peers, written to a temporary file. */
-export async function endorsingRegistry(peers: readonly { key: string; url: string; name: string }[]): Promise<string> {
+export async function endorsingRegistry (peers: readonly { key: string; url: string; name: string }[]): Promise<string> {
   const registry = JSON.parse(readFileSync(SHIPPED_REGISTRY, 'utf8')) as Registry;
   const endorsements = peers.map((p) => ({ pubkey: p.key, url: p.url, name: p.name, since: '2026-11-26' }));
   const file = join(await mkdtemp(join(tmpdir(), '3gs-endorsing-')), 'registry.json');

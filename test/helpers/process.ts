@@ -17,10 +17,10 @@ export interface Started {
   address: Promise<string>;
 }
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls until `ready` holds (at most 30 s, see waitFor): for what a process does after a signal. */
-export async function until(ready: () => boolean): Promise<void> {
+export async function until (ready: () => boolean): Promise<void> {
   await waitFor(ready);
 }
 
@@ -29,7 +29,7 @@ const children = new Set<ChildProcess>();
 process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')));
 
 /** Starts a real server process with only PATH and `env`; its address resolves once it listens. */
-export function start(env: Record<string, string>, entry = SERVER_ENTRY, nodeArgs: readonly string[] = [], args: readonly string[] = []): Started {
+export function start (env: Record<string, string>, entry = SERVER_ENTRY, nodeArgs: readonly string[] = [], args: readonly string[] = []): Started {
   const child = spawn(process.execPath, [...nodeArgs, entry, ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   child.on('exit', () => children.delete(child));
@@ -53,7 +53,7 @@ export function start(env: Record<string, string>, entry = SERVER_ENTRY, nodeArg
   });
   return {
     pid: child.pid!,
-    code: new Promise((r) => child.on('exit', (code) => r(code))),
+    code: new Promise((resolve) => child.on('exit', (code) => resolve(code))),
     stdout: () => out,
     stderr: () => err,
     logs: () => err.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>),

@@ -6,7 +6,7 @@ import { binaryOnPath } from './binary.js';
 export { freePort };
 
 /** The redis-server binary on PATH, if there is one. */
-export function redisServerBinary(): string | undefined {
+export function redisServerBinary (): string | undefined {
   return binaryOnPath('redis-server');
 }
 
@@ -19,12 +19,12 @@ const HOW_TO_ENABLE = 'install redis-server (apt-get install redis-server) or se
  * one must fail the run rather than pass it quietly.
  * @param needsBinary the test stops and starts Redis itself, so a URL is not enough
  */
-export function redisSkip(needsBinary = false): string | false {
+export function redisSkip (needsBinary = false): string | false {
   if (process.env.CI === 'true') return false;
   if (redisServerBinary() !== undefined) return false;
   if (!needsBinary && process.env.REDIS_TEST_URL) return false;
   return needsBinary
-    ? `needs a redis-server binary to stop and start: install redis-server (apt-get install redis-server)`
+    ? 'needs a redis-server binary to stop and start: install redis-server (apt-get install redis-server)'
     : `needs Redis: ${HOW_TO_ENABLE}`;
 }
 
@@ -38,7 +38,7 @@ export interface RedisServer {
  * A real Redis for one test: REDIS_TEST_URL when it is set and the test does not stop Redis,
  * otherwise a redis-server of our own on a free loopback port, without persistence.
  */
-export async function startRedis(t: { teardown(fn: () => unknown): void }, needsBinary = false): Promise<RedisServer> {
+export async function startRedis (t: { teardown(fn: () => unknown): void }, needsBinary = false): Promise<RedisServer> {
   const external = process.env.REDIS_TEST_URL;
   if (external && !needsBinary && redisServerBinary() === undefined) {
     const refuse = () => Promise.reject(new Error('REDIS_TEST_URL names a server this test cannot stop or start'));

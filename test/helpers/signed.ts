@@ -7,7 +7,7 @@ import { signedFiles } from '../../src/provenance/signed-files.js';
 import { SHIPPED_REGISTRY } from './build.js';
 
 /** Runs the CLI in-process and returns its exit code and what it printed. */
-export async function cli(...argv: string[]) {
+export async function cli (...argv: string[]) {
   const out: string[] = [];
   const err: string[] = [];
   const code = await run(argv, { out: (l) => out.push(l), err: (l) => err.push(l) });
@@ -29,7 +29,7 @@ export interface CuratorFolder {
   sign(): ReturnType<typeof cli>;
 }
 
-export async function curatorFolder(): Promise<CuratorFolder> {
+export async function curatorFolder (): Promise<CuratorFolder> {
   const dir = await mkdtemp(join(tmpdir(), '3gs-curator-'));
   const { key, seed } = generateKey();
   const keyFile = join(dir, 'curator.key');
@@ -51,12 +51,12 @@ export async function curatorFolder(): Promise<CuratorFolder> {
 }
 
 /** A new version: the version raised and, optionally, another text edit. */
-export async function nextVersion(folder: CuratorFolder, version: string, change: (text: string) => string = (s) => s): Promise<void> {
+export async function nextVersion (folder: CuratorFolder, version: string, change: (text: string) => string = (s) => s): Promise<void> {
   await folder.edit((text) => change(text.replace(/"version": "[^"]+"/, `"version": "${version}"`)));
 }
 
 /** A folder signed at 1.0.0 and then at 1.1.0 (rust-learning's rank 2, Rustlings, has a new "why"). */
-export async function signedTwice(): Promise<CuratorFolder> {
+export async function signedTwice (): Promise<CuratorFolder> {
   const folder = await curatorFolder();
   const first = await folder.sign();
   if (first.code !== 0) throw new Error(first.err);

@@ -3,7 +3,7 @@
  * test waits for the event it needs, however loaded the machine, and a passing test never waits
  * longer than that event takes. Returns whether it held; the assertion after it says what failed.
  */
-export async function waitFor(ready: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<boolean> {
+export async function waitFor (ready: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await ready()) return true;

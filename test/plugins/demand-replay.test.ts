@@ -5,17 +5,17 @@ import { build, rpc } from '../helpers/build.js';
 const TOKEN = 'curator-token-0123456789';
 const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'tap', version: '1' } };
 
-function ask(app: FastifyInstance, query: string, client: string) {
+function ask (app: FastifyInstance, query: string, client: string) {
   return rpc(
     app,
     { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_sources', arguments: { query }, _meta: META } },
     { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'get_sources' },
-    { remoteAddress: client },
+    { remoteAddress: client }
   );
 }
 
 /** A fixed pseudo-random sequence, so that the population is the same on every run. */
-function random(seed: number): () => number {
+function random (seed: number): () => number {
   let s = seed >>> 0;
   return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
 }
@@ -25,7 +25,7 @@ const ANSWERED = ['learn rust programming', 'how do I run a bitcoin full node', 
 const UNCOVERED = ['how do I keep a sourdough starter alive', 'sourdough starter smells like acetone', 'best flour for sourdough bread', 'sourdough starter feeding schedule'];
 const NEAR_PASSWORD = ['password for my wifi router at the cafe', 'share the wifi password with guests', 'reset the router admin password'];
 
-async function replay(app: FastifyInstance, population: number, seed: number) {
+async function replay (app: FastifyInstance, population: number, seed: number) {
   const next = random(seed);
   const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)]!;
   for (let i = 0; i < population; i++) {

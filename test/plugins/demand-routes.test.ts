@@ -6,12 +6,12 @@ const TOKEN = 'curator-token-0123456789';
 const auth = { authorization: `Bearer ${TOKEN}` };
 
 /** A 2026-07-28 get_sources call, as agents send it without a session, from `client`'s address. */
-function ask(app: FastifyInstance, query: string, client: string) {
+function ask (app: FastifyInstance, query: string, client: string) {
   return rpc(
     app,
     { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_sources', arguments: { query }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'tap', version: '1' } } } },
     { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'get_sources' },
-    { remoteAddress: client },
+    { remoteAddress: client }
   );
 }
 
@@ -85,7 +85,7 @@ t.test('page searches and get_federated_sources are counted as get_sources calls
       app,
       { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_federated_sources', arguments: { query: 'kombucha scoby care' }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'tap', version: '1' } } } },
       { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'get_federated_sources' },
-      { remoteAddress: c },
+      { remoteAddress: c }
     );
   }
   await app.inject({ method: 'GET', url: '/?q=learn+rust+programming', remoteAddress: '10.32.0.1' });
@@ -141,7 +141,7 @@ t.test('the page: one sentence on what is kept, and with DEMAND_PUBLIC the topic
   t.match(page, /<ul class="wanted">\s*<li>sourdough bread starter<\/li>/, 'the most requested topic, named by its words');
 });
 
-t.test("a call with its own threshold is not counted: threshold 1 would make every topic look uncovered", async (t) => {
+t.test('a call with its own threshold is not counted: threshold 1 would make every topic look uncovered', async (t) => {
   const app = await build(t, { demandToken: TOKEN });
   const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'tap', version: '1' } };
   for (const name of ['get_sources', 'get_federated_sources']) {

@@ -10,7 +10,7 @@ import { packageVersion } from '../../src/project.js';
 import { build, fixture, ROOT } from '../helpers/build.js';
 
 /** The official MCP Registry's server.json schema, vendored (test/fixtures/vendor/README.md says from where). */
-function registrySchema() {
+function registrySchema () {
   const ajv = new Ajv({ allErrors: true, strict: false });
   formats.default(ajv);
   return ajv.compile(JSON.parse(readFileSync(fixture('vendor', 'mcp-registry-server.schema.json'), 'utf8')));

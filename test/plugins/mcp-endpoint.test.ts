@@ -96,7 +96,7 @@ t.test('the init gate is per session', async (t) => {
 t.test('a session that idles past its TTL is gone: 404', async (t) => {
   const app = await build(t, { sessionTtlMs: 50 });
   const session = await openSession(app);
-  await new Promise((r) => setTimeout(r, 120));
+  await new Promise((resolve) => setTimeout(resolve, 120));
   const res = await rpc(app, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { 'mcp-session-id': session });
   t.equal(res.statusCode, 404);
   t.equal(res.json().error.code, -32001);
@@ -397,7 +397,7 @@ t.test('health and registry routes', async (t) => {
 
 t.test('logs: one JSON line per request with its id, method and tool; nothing secret', async (t) => {
   const lines: string[] = [];
-  const stream = new Writable({ write(chunk, _enc, cb) { lines.push(...String(chunk).split('\n').filter(Boolean)); cb(); } });
+  const stream = new Writable({ write (chunk, _enc, cb) { lines.push(...String(chunk).split('\n').filter(Boolean)); cb(); } });
   const app = await buildApp(testConfig({ logLevel: 'info' }), { logStream: stream });
   t.teardown(() => app.close());
   const session = await openSession(app);

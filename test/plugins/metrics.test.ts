@@ -42,10 +42,10 @@ t.test('the request-duration histogram, counted in plain numbers, writes the sam
   t.match(json, { type: 'histogram' }, 'the registry as JSON holds it too');
   t.equal(
     (json?.values as { metricName?: string; labels: Record<string, unknown>; value: number }[] | undefined)?.find(
-      (v) => v.metricName === 'threegs_http_request_duration_seconds_count' && v.labels.route === '/mcp' && v.labels.method === 'tools/call',
+      (v) => v.metricName === 'threegs_http_request_duration_seconds_count' && v.labels.route === '/mcp' && v.labels.method === 'tools/call'
     )?.value,
     2,
-    'with the label sets spread',
+    'with the label sets spread'
   );
   metrics.registry.resetMetrics();
   t.same(family(await metrics.registry.metrics(), 'threegs_http_request_duration_seconds').filter((line) => !line.startsWith('#')), [], 'and a reset of the registry empties it');

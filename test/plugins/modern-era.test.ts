@@ -10,7 +10,7 @@ const META = {
 type App = Awaited<ReturnType<typeof build>>;
 
 /** A well-formed 2026-07-28 request: envelope in the body, mirrored headers. */
-function modern(app: App, method: string, params: Record<string, unknown> = {}, headers: Record<string, string | undefined> = {}, id: unknown = 1) {
+function modern (app: App, method: string, params: Record<string, unknown> = {}, headers: Record<string, string | undefined> = {}, id: unknown = 1) {
   const base: Record<string, string> = { 'mcp-protocol-version': V, 'mcp-method': method };
   if (typeof params.name === 'string') base['mcp-name'] = params.name;
   const merged = Object.fromEntries(Object.entries({ ...base, ...headers }).filter(([, v]) => v !== undefined)) as Record<string, string>;
@@ -108,7 +108,7 @@ t.test('a missing _meta field gets 400 with -32602; an unsupported version 400 w
   const unsupported = await rpc(
     app,
     { jsonrpc: '2.0', id: 4, method: 'tools/list', params: { _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': old } } },
-    { 'mcp-protocol-version': old, 'mcp-method': 'tools/list' },
+    { 'mcp-protocol-version': old, 'mcp-method': 'tools/list' }
   );
   t.equal(unsupported.statusCode, 400);
   t.same(unsupported.json(), {

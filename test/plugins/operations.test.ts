@@ -8,7 +8,7 @@ import { SHIPPED_REGISTRY, TEST_SEED, build, callTool, openSession, rpc, serverS
 import { TOOL_NAMES } from '../../src/mcp/tools/toolbox.js';
 import { waitFor } from '../helpers/wait.js';
 
-async function registryCopy(): Promise<{ file: string; data: any; write: (d: unknown) => Promise<void> }> {
+async function registryCopy (): Promise<{ file: string; data: any; write: (d: unknown) => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), '3gs-reload-'));
   const file = join(dir, 'registry.json');
   const data = JSON.parse(await readFile(SHIPPED_REGISTRY, 'utf8'));

@@ -26,7 +26,7 @@ const unescapeHtml = (html: string) =>
   html.replace(/&(amp|lt|gt|quot|#39);/g, (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e]!);
 
 /** The <article> of one category on a page, from its opening tag to its end. */
-function article(html: string, slug: string): string | undefined {
+function article (html: string, slug: string): string | undefined {
   const start = html.indexOf(`<article class="category" id="${slug}"`);
   if (start < 0) return undefined;
   return html.slice(start, html.indexOf('</article>', start) + '</article>'.length);
@@ -36,7 +36,7 @@ function article(html: string, slug: string): string | undefined {
 const sourceLinks = (html: string) => [...html.matchAll(/<span class="rank">#(\d)<\/span> <a href="([^"]+)" rel="noopener noreferrer">([^<]*)<\/a>/g)].map((m) => ({ rank: Number(m[1]), href: unescapeHtml(m[2]!), name: unescapeHtml(m[3]!) }));
 
 /** A GET sent as written, for request lines no client library would send. */
-function rawGet(address: string, path: string): Promise<string> {
+function rawGet (address: string, path: string): Promise<string> {
   const { hostname, port } = new URL(address);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname);
@@ -182,10 +182,10 @@ t.test('GET /c/<slug>: a page for each category; an unknown one is a 404 page th
   // What a browser sends as it is: an apostrophe and an ampersand.
   const quoted = await app.inject({ method: 'GET', url: "/c/it's&more" });
   t.equal(quoted.statusCode, 404);
-  t.match(quoted.body, "<code>/c/it&#39;s&amp;more</code>", 'the path as text');
+  t.match(quoted.body, '<code>/c/it&#39;s&amp;more</code>', 'the path as text');
   // Markup in the request line, sent raw on a socket (inject and browsers would encode it).
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
-  const hostile = `/c/"><img%20src=x%20onerror=alert(1)>'`;
+  const hostile = '/c/"><img%20src=x%20onerror=alert(1)>\'';
   const raw = await rawGet(address, hostile);
   t.match(raw, /^HTTP\/1\.1 404 /);
   t.notMatch(raw, /<img/i, 'no img element');
@@ -286,7 +286,7 @@ t.test('bound to loopback: a foreign Host is refused on the page as on /mcp; a f
 
 t.test('the signing mode is said plainly: an ephemeral development key, or this server with the curator key', async (t) => {
   const server = (await (await build(t)).inject({ method: 'GET', url: '/' })).body;
-  t.match(server, `<dd class="signed-server">this server, with the curator&#39;s secret key its operator configured (server-side signing)</dd>`);
+  t.match(server, '<dd class="signed-server">this server, with the curator&#39;s secret key its operator configured (server-side signing)</dd>');
   const ephemeral = (await (await build(t, { curatorSeed: undefined })).inject({ method: 'GET', url: '/' })).body;
   t.match(ephemeral, /<dd class="signed-ephemeral">a key this server made at start-up, for development: no curator signed this registry/);
 });
@@ -307,7 +307,7 @@ t.test('the endorsed curators panel: none said plainly, a verified peer with its
   await app.listen({ host: '127.0.0.1', port: 0 });
   let page = '';
   for (let i = 0; i < 100 && !page.includes('state-fresh'); i++) {
-    await new Promise((r) => setTimeout(r, 50));
+    await new Promise((resolve) => setTimeout(resolve, 50));
     page = (await app.inject({ method: 'GET', url: '/' })).body;
   }
   t.match(page, /<span class="state state-fresh">fresh<\/span> \(verified and current; registry 3\.2\.1, last verified \d{4}-/);

@@ -7,7 +7,7 @@ import { DEFAULT_THRESHOLD } from '../../src/matcher/matcher.js';
 import { ROOT, TEST_PUBLIC_KEY } from '../helpers/build.js';
 
 /** Runs `fn` with these values in process.env, which loadConfig must never read. */
-function withProcessEnv<T>(values: Record<string, string>, fn: () => T): T {
+function withProcessEnv<T> (values: Record<string, string>, fn: () => T): T {
   const saved = Object.fromEntries(Object.keys(values).map((k) => [k, process.env[k]]));
   Object.assign(process.env, values);
   try {
@@ -21,7 +21,7 @@ function withProcessEnv<T>(values: Record<string, string>, fn: () => T): T {
 }
 
 /** The message loadConfig throws for this env. */
-function problemsFor(env: Record<string, string>): string {
+function problemsFor (env: Record<string, string>): string {
   try {
     loadConfig(env);
   } catch (err) {
@@ -56,17 +56,54 @@ t.test('empty and blank variables take their defaults, whatever process.env hold
 
 t.test('every variable is read', async (t) => {
   const c = loadConfig({
-    HOST: '0.0.0.0', PORT: '8080', REGISTRY_PATH: '/tmp/r.json', LOG_LEVEL: 'debug', MATCH_THRESHOLD: '0.55', SEMANTIC_STAGE: 'off',
-    ALLOWED_ORIGINS: 'https://a.example.com, http://b.example.org:8080/', ALLOWED_HOSTS: '3gs.example.org', SESSION_TTL_SECONDS: '60', MAX_SESSIONS: '5', PID_FILE: '/run/3gs.pid',
+    HOST: '0.0.0.0',
+    PORT: '8080',
+    REGISTRY_PATH: '/tmp/r.json',
+    LOG_LEVEL: 'debug',
+    MATCH_THRESHOLD: '0.55',
+    SEMANTIC_STAGE: 'off',
+    ALLOWED_ORIGINS: 'https://a.example.com, http://b.example.org:8080/',
+    ALLOWED_HOSTS: '3gs.example.org',
+    SESSION_TTL_SECONDS: '60',
+    MAX_SESSIONS: '5',
+    PID_FILE: '/run/3gs.pid',
     PUBLIC_URL: 'https://3gs.example.org/',
   });
   t.same(c, {
-    host: '0.0.0.0', port: 8080, registryPath: '/tmp/r.json', logLevel: 'debug', matchThreshold: 0.55, semanticStage: false,
-    allowedOrigins: ['https://a.example.com', 'http://b.example.org:8080'], allowedHosts: ['3gs.example.org'], publicUrl: 'https://3gs.example.org', sessionTtlMs: 60_000, maxSessions: 5, curatorSeed: undefined,
-    redisUrl: undefined, rateLimitMax: 600, rateLimitWindowMs: 60_000, rateLimitIpv6Prefix: 64, demandIpv6Prefix: 56, maxEventLoopDelayMs: 1000, maxHeapUsedBytes: 0, trustProxy: [],
-    shutdownGraceMs: 10_000, connectionTimeoutMs: 30_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 72_000, pidFile: '/run/3gs.pid',
-    curatorPubkey: undefined, federationRefreshMs: 300_000, federationCacheDir: undefined, federationAllowLoopbackHttp: false,
-    demandSignal: true, demandMinClients: 5, demandWindowDays: 30, demandToken: undefined, demandPublic: false,
+    host: '0.0.0.0',
+    port: 8080,
+    registryPath: '/tmp/r.json',
+    logLevel: 'debug',
+    matchThreshold: 0.55,
+    semanticStage: false,
+    allowedOrigins: ['https://a.example.com', 'http://b.example.org:8080'],
+    allowedHosts: ['3gs.example.org'],
+    publicUrl: 'https://3gs.example.org',
+    sessionTtlMs: 60_000,
+    maxSessions: 5,
+    curatorSeed: undefined,
+    redisUrl: undefined,
+    rateLimitMax: 600,
+    rateLimitWindowMs: 60_000,
+    rateLimitIpv6Prefix: 64,
+    demandIpv6Prefix: 56,
+    maxEventLoopDelayMs: 1000,
+    maxHeapUsedBytes: 0,
+    trustProxy: [],
+    shutdownGraceMs: 10_000,
+    connectionTimeoutMs: 30_000,
+    requestTimeoutMs: 30_000,
+    keepAliveTimeoutMs: 72_000,
+    pidFile: '/run/3gs.pid',
+    curatorPubkey: undefined,
+    federationRefreshMs: 300_000,
+    federationCacheDir: undefined,
+    federationAllowLoopbackHttp: false,
+    demandSignal: true,
+    demandMinClients: 5,
+    demandWindowDays: 30,
+    demandToken: undefined,
+    demandPublic: false,
   });
   const demand = loadConfig({ DEMAND_SIGNAL: 'off', DEMAND_MIN_CLIENTS: '10', DEMAND_WINDOW_DAYS: '7', DEMAND_TOKEN: 'a-token-of-20-chars!', DEMAND_PUBLIC: 'true' });
   t.same([demand.demandSignal, demand.demandMinClients, demand.demandWindowDays, demand.demandToken, demand.demandPublic], [false, 10, 7, 'a-token-of-20-chars!', true]);
@@ -86,13 +123,31 @@ t.test('every variable is read', async (t) => {
   t.same([peers.federationRefreshMs, peers.federationCacheDir, peers.federationAllowLoopbackHttp], [30_000, '/var/cache/3gs', true]);
   t.throws(() => loadConfig({ FEDERATION_ALLOW_LOOPBACK_HTTP: 'yes' }), { message: /FEDERATION_ALLOW_LOOPBACK_HTTP must be one of true, false/ });
   const ops = loadConfig({
-    REDIS_URL: 'redis://:secret@10.0.0.5:6380/2', RATE_LIMIT_MAX: '0', RATE_LIMIT_WINDOW_MS: '5000', MAX_EVENT_LOOP_DELAY_MS: '0',
-    MAX_HEAP_USED_MB: '512', TRUST_PROXY: '10.0.0.0/8, 192.168.1.10, ::1, fd00::/64', SHUTDOWN_GRACE_MS: '3000', CONNECTION_TIMEOUT_MS: '1000',
-    REQUEST_TIMEOUT_MS: '2000', KEEP_ALIVE_TIMEOUT_MS: '3000',
+    REDIS_URL: 'redis://:secret@10.0.0.5:6380/2',
+    RATE_LIMIT_MAX: '0',
+    RATE_LIMIT_WINDOW_MS: '5000',
+    MAX_EVENT_LOOP_DELAY_MS: '0',
+    MAX_HEAP_USED_MB: '512',
+    TRUST_PROXY: '10.0.0.0/8, 192.168.1.10, ::1, fd00::/64',
+    SHUTDOWN_GRACE_MS: '3000',
+    CONNECTION_TIMEOUT_MS: '1000',
+    REQUEST_TIMEOUT_MS: '2000',
+    KEEP_ALIVE_TIMEOUT_MS: '3000',
   });
   t.same(
-    [ops.redisUrl, ops.rateLimitMax, ops.rateLimitWindowMs, ops.maxEventLoopDelayMs, ops.maxHeapUsedBytes, ops.trustProxy, ops.shutdownGraceMs, ops.connectionTimeoutMs, ops.requestTimeoutMs, ops.keepAliveTimeoutMs],
-    ['redis://:secret@10.0.0.5:6380/2', 0, 5000, 0, 512 * 1024 * 1024, ['10.0.0.0/8', '192.168.1.10', '::1', 'fd00::/64'], 3000, 1000, 2000, 3000],
+    [
+      ops.redisUrl,
+      ops.rateLimitMax,
+      ops.rateLimitWindowMs,
+      ops.maxEventLoopDelayMs,
+      ops.maxHeapUsedBytes,
+      ops.trustProxy,
+      ops.shutdownGraceMs,
+      ops.connectionTimeoutMs,
+      ops.requestTimeoutMs,
+      ops.keepAliveTimeoutMs,
+    ],
+    ['redis://:secret@10.0.0.5:6380/2', 0, 5000, 0, 512 * 1024 * 1024, ['10.0.0.0/8', '192.168.1.10', '::1', 'fd00::/64'], 3000, 1000, 2000, 3000]
   );
 });
 
@@ -125,8 +180,14 @@ t.test('an invalid value names the variable and the rule', async (t) => {
 
 t.test('every invalid variable is reported at once, one line each, in the order of the table', async (t) => {
   const env = {
-    PORT: 'abc', LOG_LEVEL: 'loud', HOST: 'fine.example', MATCH_THRESHOLD: '2', ALLOWED_ORIGINS: 'x, https://ok.example.com, y',
-    TRUST_PROXY: 'nine', REDIS_URL: 'http://:hunter2@cache:6379', CURATOR_SECRET_KEY: 'deadbeef-not-a-key',
+    PORT: 'abc',
+    LOG_LEVEL: 'loud',
+    HOST: 'fine.example',
+    MATCH_THRESHOLD: '2',
+    ALLOWED_ORIGINS: 'x, https://ok.example.com, y',
+    TRUST_PROXY: 'nine',
+    REDIS_URL: 'http://:hunter2@cache:6379',
+    CURATOR_SECRET_KEY: 'deadbeef-not-a-key',
   };
   const message = problemsFor(env);
   t.same(message.split('\n'), [

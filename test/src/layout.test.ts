@@ -4,7 +4,7 @@ import t from 'tap';
 import { ROOT } from '../helpers/build.js';
 
 /** Every .ts file under `dir`. */
-function sources(dir: string): string[] {
+function sources (dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
     .filter((e) => e.isFile() && e.name.endsWith('.ts'))
     .map((e) => join(e.parentPath, e.name));

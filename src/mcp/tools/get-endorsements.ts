@@ -29,7 +29,7 @@ export const getEndorsements: Tool = {
   },
 
   // Peer states change with time: computed on every call (a few fields per endorsement).
-  run(_args, { registry }, context) {
+  run (_args, { registry }, context) {
     const endorsements = endorsementFacts(registry, context?.federation);
     const n = endorsements.length;
     const text =
@@ -44,7 +44,7 @@ export const getEndorsements: Tool = {
                 `   URL: ${e.url}`,
                 `   Since: ${e.since}`,
                 `   Their registry here: ${e.state}${e.peerRegistryVersion === null ? '' : `, version ${e.peerRegistryVersion}`}${e.lastSuccess === null ? '' : `, last fetched ${e.lastSuccess}`}`,
-              ].join('\n'),
+              ].join('\n')
             )
             .join('\n\n');
     return answer(text, { registryVersion: registry.version, endorsements });

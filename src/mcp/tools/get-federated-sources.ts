@@ -24,7 +24,7 @@ interface Answer {
   readonly sources: readonly { rank: number; name: string; url: string; type: string; why: string }[];
 }
 
-function answerFrom(registry: Registry, slug: string, category: Category, score: number): Answer {
+function answerFrom (registry: Registry, slug: string, category: Category, score: number): Answer {
   return {
     trust: 'curator',
     curator: { name: registry.curator.name, pubkey: registry.curator.pubkey },
@@ -37,7 +37,7 @@ function answerFrom(registry: Registry, slug: string, category: Category, score:
 }
 
 /** A peer's answer: its texts were made one line, printable and short when its copy was accepted. */
-function peerAnswerFrom(view: PeerView, registry: Registry, slug: string, category: Category, score: number): Answer {
+function peerAnswerFrom (view: PeerView, registry: Registry, slug: string, category: Category, score: number): Answer {
   const { endorsement } = view;
   return {
     ...answerFrom(registry, slug, category, score),
@@ -50,7 +50,7 @@ function peerAnswerFrom(view: PeerView, registry: Registry, slug: string, catego
 /** A peer's text in our text: quoted (JSON's quoting, so a quote inside cannot end it), so it reads as data. */
 const quoted = (text: string) => JSON.stringify(text);
 
-function describe(a: Answer, i: number): string[] {
+function describe (a: Answer, i: number): string[] {
   if (a.peer === null) {
     return [
       `${i + 1}. ${a.category.name} (${a.category.slug}), score ${a.score.toFixed(3)}, from this server's curator ${a.curator.name} (trust: curator)`,
@@ -96,7 +96,7 @@ export const getFederatedSources: Tool = {
     annotations: READ_ONLY,
   },
 
-  run(args, catalog, context) {
+  run (args, catalog, context) {
     const query = args.query as string;
     const threshold = args.threshold as number | undefined;
     const answers: Answer[] = [];
@@ -131,7 +131,7 @@ export const getFederatedSources: Tool = {
         `No category of this registry${endorsedRegistries(peers.length)} matches the query well enough. ` +
           (named.length > 0 ? `The closest: ${named.join(', ')}. ` : 'No category shares any words with it. ') +
           'Rephrase with the topic\'s main words, or call list_categories for this registry\'s topics.',
-        'no-match',
+        'no-match'
       );
     }
     answers.sort((a, b) => b.score - a.score);
@@ -141,7 +141,7 @@ export const getFederatedSources: Tool = {
 };
 
 /** " or of the 3 endorsed registries", " or of the one endorsed registry", or nothing when this curator endorses none. */
-function endorsedRegistries(count: number): string {
+function endorsedRegistries (count: number): string {
   if (count === 0) return '';
   return count === 1 ? ' or of the one endorsed registry' : ` or of the ${count} endorsed registries`;
 }

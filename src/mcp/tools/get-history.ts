@@ -26,13 +26,13 @@ const change = {
 } as const;
 
 /** A real calendar day or moment: the pattern alone lets 2026-02-31 through. */
-function validSince(since: string): boolean {
+function validSince (since: string): boolean {
   const time = since.length === 10 ? `${since}T00:00:00Z` : since;
   const parsed = new Date(time);
   return !Number.isNaN(parsed.getTime()) && parsed.toISOString().replace('.000Z', 'Z') === time;
 }
 
-function entryView(e: HistoryEntry, category: string | undefined) {
+function entryView (e: HistoryEntry, category: string | undefined) {
   const changes = category === undefined ? e.changes : e.changes.filter((c) => changedCategory(c) === category);
   return { version: e.version, date: e.date, sha256: e.sha256, previous: e.previous, changes, summary: changes.map(describeChange) };
 }
@@ -80,7 +80,7 @@ export const getHistory: Tool = {
     annotations: READ_ONLY,
   },
 
-  run(args, catalog: Catalog) {
+  run (args, catalog: Catalog) {
     const since = args.since as string | undefined;
     const category = args.category as string | undefined;
     const limit = (args.limit as number | undefined) ?? DEFAULT_HISTORY_LIMIT;

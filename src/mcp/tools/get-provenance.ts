@@ -58,4 +58,3 @@ export const getProvenance: Tool = {
     return answer(text, { ...facts });
   }),
 };
-

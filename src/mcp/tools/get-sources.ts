@@ -13,23 +13,23 @@ const candidate = schema.object({ slug: schema.string, score: { type: 'number' }
 const answered = schema.object({
   category: schema.object({ slug: schema.string, name: schema.string, description: schema.string }),
 
-      sources: {
-        type: 'array',
-        minItems: 3,
-        maxItems: 3,
-        items: schema.object({
-          rank: { type: 'integer', minimum: 1, maximum: 3 },
-          name: schema.string,
-          url: schema.string,
-          type: { enum: SOURCE_TYPES },
-          why: schema.string,
-        }),
-      },
-      score: { type: 'number', minimum: 0, maximum: 1 },
-      runnerUp: { anyOf: [candidate, { type: 'null' }] },
-      registryVersion: schema.string,
-      curator: schema.object({ name: schema.string, pubkey: schema.string }),
-      lastChanged: schema.object({ date: schema.string, from: { enum: ['history', 'registry'] } }),
+  sources: {
+    type: 'array',
+    minItems: 3,
+    maxItems: 3,
+    items: schema.object({
+      rank: { type: 'integer', minimum: 1, maximum: 3 },
+      name: schema.string,
+      url: schema.string,
+      type: { enum: SOURCE_TYPES },
+      why: schema.string,
+    }),
+  },
+  score: { type: 'number', minimum: 0, maximum: 1 },
+  runnerUp: { anyOf: [candidate, { type: 'null' }] },
+  registryVersion: schema.string,
+  curator: schema.object({ name: schema.string, pubkey: schema.string }),
+  lastChanged: schema.object({ date: schema.string, from: { enum: ['history', 'registry'] } }),
 });
 
 /** Why a query was declined (see MatchOutcome), the threshold that applied, and the categories it names. */
@@ -44,7 +44,7 @@ export const declinedDetail = schema.object({
     // similarity: how near in meaning (0 to 1), where the server's semantic stage runs.
     items: schema.object(
       { slug: schema.string, name: schema.string, description: schema.string, score: { type: 'number' }, similarity: { type: 'number' } },
-      ['slug', 'name', 'description', 'score'],
+      ['slug', 'name', 'description', 'score']
     ),
   },
   availableSlugs: schema.strings,
@@ -95,7 +95,7 @@ export const getSources: Tool = {
     annotations: READ_ONLY,
   },
 
-  run(args, catalog, context) {
+  run (args, catalog, context) {
     const query = args.query as string;
     const threshold = args.threshold as number | undefined;
     // Agents ask the same things again and again: answers are remembered per catalog (a reload
@@ -124,7 +124,7 @@ export interface RememberedAnswer {
 const answers = new WeakMap<Catalog, BoundedMemo<string, RememberedAnswer>>();
 
 /** The answers remembered for one catalog; a reload brings a new catalog and starts afresh. */
-export function answersFor(catalog: Catalog): BoundedMemo<string, RememberedAnswer> {
+export function answersFor (catalog: Catalog): BoundedMemo<string, RememberedAnswer> {
   let memo = answers.get(catalog);
   if (memo === undefined) {
     memo = new BoundedMemo(MAX_REMEMBERED_ANSWERS);
@@ -132,4 +132,3 @@ export function answersFor(catalog: Catalog): BoundedMemo<string, RememberedAnsw
   }
   return memo;
 }
-

@@ -66,7 +66,7 @@ export const READ_ONLY: ToolAnnotations = {
 export const NO_ARGUMENTS = { type: 'object', properties: {}, additionalProperties: false } as const;
 
 /** A successful result: the plain text an agent reads and the same answer as data. */
-export function answer(body: string, structuredContent: Record<string, unknown>): ToolResult {
+export function answer (body: string, structuredContent: Record<string, unknown>): ToolResult {
   return { content: [{ type: 'text', text: body }], structuredContent };
 }
 
@@ -76,12 +76,12 @@ export function answer(body: string, structuredContent: Record<string, unknown>)
  * beside whatever more the tool says (get_sources' `declined`). Its outputSchema holds it
  * (errorSchema), so a client reads every tool's errors the same way (issue 33, item 4).
  */
-export function failure(body: string, reason: string, more: Record<string, unknown> = {}): ToolResult {
+export function failure (body: string, reason: string, more: Record<string, unknown> = {}): ToolResult {
   return { content: [{ type: 'text', text: body }], structuredContent: { error: { reason, message: body }, ...more }, isError: true };
 }
 
 /** The outputSchema branch of a tool's error results: `error` with one of `reasons`, and `more` (each optional). */
-export function errorSchema(reasons: readonly string[], more: Record<string, unknown> = {}): Record<string, unknown> {
+export function errorSchema (reasons: readonly string[], more: Record<string, unknown> = {}): Record<string, unknown> {
   return schema.object({ error: schema.object({ reason: { enum: reasons }, message: schema.string }), ...more }, ['error']);
 }
 
@@ -89,7 +89,7 @@ export function errorSchema(reasons: readonly string[], more: Record<string, unk
 export const schema = {
   string: { type: 'string' },
   strings: { type: 'array', items: { type: 'string' } },
-  object(properties: Record<string, unknown>, required = Object.keys(properties)): Record<string, unknown> {
+  object (properties: Record<string, unknown>, required = Object.keys(properties)): Record<string, unknown> {
     return { type: 'object', properties, required, additionalProperties: false };
   },
 } as const;
@@ -98,7 +98,7 @@ export const schema = {
  * For tools whose answer depends on the registry alone: built once per catalog (a reload
  * brings a new catalog, so a new answer), frozen, and shared by every call.
  */
-export function oncePerCatalog(build: (catalog: Catalog) => ToolResult): Tool['run'] {
+export function oncePerCatalog (build: (catalog: Catalog) => ToolResult): Tool['run'] {
   const built = new WeakMap<Catalog, ToolResult>();
   return (_args, catalog) => {
     let result = built.get(catalog);

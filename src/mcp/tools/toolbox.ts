@@ -21,13 +21,13 @@ export const TOOL_NAMES: ReadonlySet<string> = new Set(TOOLS.map((tool) => tool.
 const ajv = new Ajv2020({ strict: true, allErrors: false });
 // Compiled once at start-up, never per request.
 const validators = new Map<string, { tool: Tool; validate: ValidateFunction }>(
-  TOOLS.map((tool) => [tool.definition.name, { tool, validate: ajv.compile(tool.definition.inputSchema) }]),
+  TOOLS.map((tool) => [tool.definition.name, { tool, validate: ajv.compile(tool.definition.inputSchema) }])
 );
 
 const listed = new Map<string, readonly Record<string, unknown>[]>();
 
 /** Tool definitions with only the fields the negotiated version defines; built once per version. */
-export function listTools(version: string): readonly Record<string, unknown>[] {
+export function listTools (version: string): readonly Record<string, unknown>[] {
   let tools = listed.get(version);
   if (tools === undefined) {
     tools = Object.freeze(buildList(version));
@@ -36,43 +36,43 @@ export function listTools(version: string): readonly Record<string, unknown>[] {
   return tools;
 }
 
-function buildList(version: string): Record<string, unknown>[] {
-  const since2025_06 = atLeast(version, '2025-06-18');
+function buildList (version: string): Record<string, unknown>[] {
+  const sinceJune2025 = atLeast(version, '2025-06-18');
   return TOOLS.map(({ definition: d }) => {
     const entry: Record<string, unknown> = { name: d.name };
-    if (since2025_06) entry.title = d.title;
+    if (sinceJune2025) entry.title = d.title;
     entry.description = d.description;
     entry.inputSchema = d.inputSchema;
-    if (since2025_06) entry.outputSchema = d.outputSchema;
-    entry.annotations = since2025_06 ? { title: d.title, ...d.annotations } : d.annotations;
+    if (sinceJune2025) entry.outputSchema = d.outputSchema;
+    entry.annotations = sinceJune2025 ? { title: d.title, ...d.annotations } : d.annotations;
     return entry;
   });
 }
 
 /** The tools/list result for a version, built once. */
-export function toolsListResult(version: string): Record<string, unknown> {
+export function toolsListResult (version: string): Record<string, unknown> {
   return derived(listTools(version), 'result', () => stable({ tools: listTools(version) }));
 }
 
 /** A tool result as the negotiated version knows it: structuredContent arrived in 2025-06-18. */
-export function viewForVersion(result: ToolResult, version: string): Record<string, unknown> {
+export function viewForVersion (result: ToolResult, version: string): Record<string, unknown> {
   if (atLeast(version, '2025-06-18') || result.structuredContent === undefined) return { ...result };
   const { structuredContent: _dropped, ...older } = result;
   return older;
 }
 
 /** viewForVersion, built once per version while the result is remembered, with its JSON text. */
-export function resultForVersion(result: ToolResult, version: string): Record<string, unknown> {
+export function resultForVersion (result: ToolResult, version: string): Record<string, unknown> {
   return derived(result, version, () => stable(viewForVersion(result, version)));
 }
 
 /** Runs `tools/call` params. Protocol problems throw ProtocolError; tool problems come back as isError results. */
-export function callTool(
+export function callTool (
   params: Record<string, unknown> | undefined,
   catalog: Catalog,
   onResult?: (tool: string, result: ToolResult) => void,
   federation: FederationView = NO_FEDERATION,
-  call: Pick<ToolContext, 'asked' | 'asker'> = {},
+  call: Pick<ToolContext, 'asked' | 'asker'> = {}
 ): ToolResult {
   const name = params?.name;
   if (typeof name !== 'string') {
@@ -97,7 +97,7 @@ export function callTool(
 }
 
 /** What is wrong with a call's arguments, as its input schema says it: the field and the rule, with the value sent (at most 60 characters of it). */
-export function argumentProblem(error: ErrorObject | undefined, args: Readonly<Record<string, unknown>>): { field?: string; rule: string } {
+export function argumentProblem (error: ErrorObject | undefined, args: Readonly<Record<string, unknown>>): { field?: string; rule: string } {
   if (error === undefined) return { rule: 'the arguments do not match the tool\'s inputSchema' };
   const params = error.params as Record<string, unknown>;
   if (error.keyword === 'required') return { field: String(params.missingProperty), rule: `${String(params.missingProperty)} is required` };

@@ -13,14 +13,14 @@ const INHERITED = ['toString', 'constructor', '__proto__', 'hasOwnProperty', 'va
 type App = Awaited<ReturnType<typeof build>>;
 
 /** Fastify's own error shape, which every route but /mcp answers in. */
-function isPlainError(t: Test, body: Record<string, unknown>, status: number): void {
+function isPlainError (t: Test, body: Record<string, unknown>, status: number): void {
   t.same(Object.keys(body).sort(), ['error', 'message', 'statusCode'], `${status}: { statusCode, error, message }`);
   t.equal(body.statusCode, status);
   t.notOk('jsonrpc' in body, 'not a JSON-RPC body');
 }
 
 /** A raw HTTP exchange on a real socket, for requests inject() cannot make (no Host, bad URLs). */
-async function raw(app: App, request: string): Promise<{ status: number; body: string }> {
+async function raw (app: App, request: string): Promise<{ status: number; body: string }> {
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('not listening');
   const socket = connect(address.port, '127.0.0.1');
@@ -141,7 +141,7 @@ t.test('a request with no Host header is refused on a loopback bind', async (t) 
 
 t.test('an unexpected failure is a -32603 on /mcp and a plain 500 elsewhere, with no detail on the wire', async (t) => {
   const lines: { level: number; msg: string; err?: { message: string } }[] = [];
-  const app = await buildApp(testConfig({ logLevel: 'error' }), { logStream: { write: (l: string) => void lines.push(JSON.parse(l)) } });
+  const app = await buildApp(testConfig({ logLevel: 'error' }), { logStream: { write: (l: string) => { lines.push(JSON.parse(l)); } } });
   t.teardown(() => app.close());
   // A fault injected where no input can reach: the last line of defence must still answer well.
   app.addHook('preHandler', (request, _reply, done) => {
@@ -164,4 +164,3 @@ t.test('an unexpected failure is a -32603 on /mcp and a plain 500 elsewhere, wit
   t.same(teapot.json(), { jsonrpc: '2.0', error: { code: -32600, message: "I'm a Teapot" } }, 'with the status text, not the detail');
   t.equal((await rpc(app, PING)).statusCode, 200, 'the server goes on');
 });
-

@@ -10,8 +10,6 @@ import { fakeServer } from '../../helpers/fake-server.js';
 import { cli } from '../../helpers/signed.js';
 import { ROOT, SHIPPED_REGISTRY, TEST_PUBLIC_KEY, TEST_SEED, build, fixture, otherPublicKey } from '../../helpers/build.js';
 
-
-
 const dir = await mkdtemp(join(tmpdir(), '3gs-cli-'));
 
 t.test('help and unknown commands', async (t) => {
@@ -137,6 +135,23 @@ t.test("check lint: an everyday word alone as a keyword, unless the category's o
   t.same(warningsOf(described.out), [], 'once the description uses them, they are its own words');
 });
 
+t.test('check lint: a keyword or not-about entry that loses a single letter or digit, or every word (issue 33, item 6)', async (t) => {
+  const data = await lintFixture();
+  const category = data.categories['linux-hardening'];
+  category.keywords.push('selinux policy c', 'first', 'form I-9', 'make a will');
+  category.notAbout = [...(category.notAbout ?? []), 'plan b'];
+  const n = category.keywords.length;
+  const res = await cli('check', await write('lost-words.json', data));
+  const advice = 'in questions too, unless joined to a word by a hyphen ("I-9"); name the topic in words it keeps';
+  t.same(warningsOf(res.out), [
+    `warning categories.linux-hardening.keyword ${n - 3}: "selinux policy c" is read as "selinux policy": the matcher ignores single letters and digits ("c"), ${advice}`,
+    `warning categories.linux-hardening.keyword ${n - 2}: "first" has only words the matcher ignores (see check --ignored-words), so it never counts`,
+    `warning categories.linux-hardening.not-about entry ${category.notAbout.length}: "plan b" is read as "plan": the matcher ignores single letters and digits ("b"), ${advice}`,
+  ], 'a hyphened form name ("form I-9") and a phrase of stop words ("make a will") lose nothing');
+  const hyphened = await cli('check', await write('lost-words.json', data), '--query', 'which documents for form i-9');
+  t.match(hyphened.out, /match: linux-hardening/, 'the form name, hyphened as the curator wrote it, answers');
+});
+
 t.test('check lint: a keyword that is, or nearly is, a keyword of another category (fuse.js), but not one word inside another (issue 24, item 18)', async (t) => {
   const data = await lintFixture();
   const linux: string[] = data.categories['linux-hardening'].keywords;
@@ -146,8 +161,8 @@ t.test('check lint: a keyword that is, or nearly is, a keyword of another catego
   const res = await cli('check', await write('near.json', data));
   const near = warningsOf(res.out).filter((w) => / is (nearly|also) "/.test(w));
   t.same(near, [
-    `warning categories.bitcoin-node-setup.keyword 2: "bitcoind" is also "bitcoind", a keyword of categories.linux-hardening: a query holding it weighs for both and may be too close to call; keep it in the category whose sources serve it`,
-    `warning categories.bitcoin-node-setup.keyword 3: "full node" is nearly "full nodes", a keyword of categories.linux-hardening: a query holding it weighs for both and may be too close to call; keep it in the category whose sources serve it`,
+    'warning categories.bitcoin-node-setup.keyword 2: "bitcoind" is also "bitcoind", a keyword of categories.linux-hardening: a query holding it weighs for both and may be too close to call; keep it in the category whose sources serve it',
+    'warning categories.bitcoin-node-setup.keyword 3: "full node" is nearly "full nodes", a keyword of categories.linux-hardening: a query holding it weighs for both and may be too close to call; keep it in the category whose sources serve it',
   ]);
   t.notMatch(res.out, /umbrella os/, '"umbrel" inside "umbrella os" is another word, not a near-duplicate');
 });
@@ -288,6 +303,21 @@ t.test('check --query: what the matcher answers on the candidate file, and the w
   t.match((await cli('check', SHIPPED_REGISTRY, '--query')).err, /^usage: three-good-sources check/);
 });
 
+t.test('check --query says which stop words counted in a phrase, which of its own words did not count, and why a close call was answered (issue 33, items 6 and 7)', async (t) => {
+  const data = await lintFixture();
+  data.categories['linux-hardening'].keywords.push('first boot audit', 'form i-9');
+  const file = await write('explained.json', data);
+  const phrase = await cli('check', file, '--query', 'first boot audit steps');
+  t.match(phrase.out, /^words for it: .*first \d+\.\d\d in its phrase/m, 'a stop word inside the whole phrase counts, and says so');
+  t.notMatch(phrase.out, /^words ignored.*first/m, 'and is not listed as ignored');
+  const apart = await cli('check', file, '--query', 'i-9 for the first ssh hardening');
+  t.match(apart.out, /^its words not counted \(only inside a keyword phrase the query does not hold whole\): i9$/m, 'its own word, not "against it"');
+  t.notMatch(apart.out, /^words for other categories only \(against it\): .*i9/m);
+  t.match(apart.out, /^words ignored \(see check --ignored-words\): .*first/m, 'outside the phrase, "first" is ignored');
+  const close = await cli('check', SHIPPED_REGISTRY, '--query', 'run my own email server');
+  t.match(close.out, /^runner-up: [a-z-]+ \(score \d\.\d{3}, margin 0\.0\d\d; answered though closer than 0\.1: the query names it \(a keyword or a word of its name\), not the runner-up\)$/m);
+});
+
 t.test("check warns about a not-about entry that turns away the category's own example questions, naming the words they share; the category's own words alone are fine", async (t) => {
   const data = JSON.parse(await readFile(SHIPPED_REGISTRY, 'utf8'));
   const patterns: string[] = data.categories['rust-learning'].queryPatterns;
@@ -303,7 +333,7 @@ t.test("check warns about a not-about entry that turns away the category's own e
   t.notMatch(res.out, /not-about entry 2/, 'an entry of other words is fine');
   data.categories['rust-learning'].notAbout = ['x', 'x'];
   await writeFile(file, JSON.stringify(data));
-  t.match((await cli("check", file)).err, /^error categories\.rust-learning\.not-about entry 2: repeats not-about entry 1$/m);
+  t.match((await cli('check', file)).err, /^error categories\.rust-learning\.not-about entry 2: repeats not-about entry 1$/m);
 });
 
 t.test('the installed command writes results to stdout, problems to stderr, and exits with the code', async (t) => {
@@ -311,7 +341,9 @@ t.test('the installed command writes results to stdout, problems to stderr, and 
   const main = join(fixture('..', '..'), 'dist', 'src', 'cli', 'main.js');
   const runBin = (...args: string[]) =>
     new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = execFile(process.execPath, [main, ...args], (err, stdout, stderr) => resolve({ code: err ? (err as { code?: number }).code ?? 1 : 0, stdout, stderr }));
+      const child = execFile(process.execPath, [main, ...args], (err, stdout, stderr) =>
+        resolve({ code: err ? (err as { code?: number }).code ?? 1 : 0, stdout, stderr })
+      );
       child.stdin?.end();
     });
   const help = await runBin('--help');

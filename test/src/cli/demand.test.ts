@@ -11,7 +11,7 @@ import { cli } from '../../helpers/signed.js';
 const TOKEN = 'cli-demand-token-0123456789';
 const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'tap', version: '1' } };
 
-async function tokenFile(content = `${TOKEN}\n`): Promise<string> {
+async function tokenFile (content = `${TOKEN}\n`): Promise<string> {
   const file = join(await mkdtemp(join(tmpdir(), '3gs-demand-cli-')), 'token');
   await writeFile(file, content);
   return file;
@@ -101,7 +101,10 @@ t.test('demand: plain http to another machine is warned about', async (t) => {
 t.test('demand follows no redirect, not even on the same server: the token never reaches where it points', async (t) => {
   const seen: (string | undefined)[] = [];
   const server = createServer((req, res) => {
-    if (req.url === '/demand') return void res.writeHead(302, { location: '/collect' }).end();
+    if (req.url === '/demand') {
+      res.writeHead(302, { location: '/collect' }).end();
+      return;
+    }
     seen.push(req.headers.authorization);
     res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
   });

@@ -15,7 +15,7 @@ import { cli } from '../../helpers/signed.js';
 const dir = await mkdtemp(join(tmpdir(), '3gs-links-'));
 
 /** An https server on loopback with a self-signed certificate (openssl makes it): one no client trusts. */
-async function untrustedHttps(t: { teardown(fn: () => unknown): void }): Promise<string> {
+async function untrustedHttps (t: { teardown(fn: () => unknown): void }): Promise<string> {
   await promisify(execFile)('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=localhost']);
   const server = createHttpsServer({ key: await readFile(join(dir, 'key.pem')), cert: await readFile(join(dir, 'cert.pem')) }, (_req, res) => res.end('ok'));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -23,10 +23,16 @@ async function untrustedHttps(t: { teardown(fn: () => unknown): void }): Promise
   return `https://127.0.0.1:${(server.address() as AddressInfo).port}/`;
 }
 
-function registryOf(urls: string[][]): Registry {
+function registryOf (urls: string[][]): Registry {
   const base = JSON.parse(JSON.stringify(REGISTRY)) as Registry & { categories: Record<string, { sources: { url: string }[] }> };
   const slugs = Object.keys(base.categories).slice(0, urls.length);
-  return { ...base, categories: Object.fromEntries(slugs.map((slug, i) => [slug, { ...base.categories[slug]!, sources: base.categories[slug]!.sources.map((s, r) => ({ ...s, url: urls[i]![r]! })) }])) } as unknown as Registry;
+  return {
+    ...base,
+    categories: Object.fromEntries(slugs.map((slug, i) => [
+      slug,
+      { ...base.categories[slug]!, sources: base.categories[slug]!.sources.map((s, r) => ({ ...s, url: urls[i]![r]! })) },
+    ])),
+  } as unknown as Registry;
 }
 const REGISTRY = JSON.parse(await readFile(SHIPPED_REGISTRY, 'utf8')) as Registry;
 

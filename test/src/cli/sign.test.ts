@@ -217,7 +217,6 @@ t.test('verify: a local registry changed after signing, or checked with another 
   t.match((await cli('verify', join(folder.dir, 'nope.json'), '--pubkey', other)).err, /^FAIL not a URL, and no such file: /);
 });
 
-
 t.test('verify against a curator-signed server: the history checked, and a broken, stale or straddled one refused', async (t) => {
   const folder = await signedTwice();
   const app = await build(t, { registryPath: folder.registry, curatorSeed: undefined, curatorPubkey: folder.pubkey });

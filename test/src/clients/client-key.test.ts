@@ -21,7 +21,7 @@ t.test('a port or brackets are no part of the client; what is no address is one 
   for (const junk of ['unknown', 'evil.example', '', '1.2.3', '203.0.113.5:x', '<script>']) t.equal(clientKey(junk), UNREADABLE_CLIENT, JSON.stringify(junk));
 });
 
-t.test("an IPv6 client is its network of the prefix asked for; IPv4 and IPv4-mapped addresses whatever it is (issue 31, finding 7)", async (t) => {
+t.test('an IPv6 client is its network of the prefix asked for; IPv4 and IPv4-mapped addresses whatever it is (issue 31, finding 7)', async (t) => {
   t.equal(clientKey('2001:db8:1:2ff::1', 56), '2001:db8:1:200::/56', 'a /56: the low 8 bits of the fourth group go');
   t.equal(clientKey('2001:db8:1:2aa:5::9', 56), '2001:db8:1:200::/56', 'another /64 of the same home');
   t.equal(clientKey('2001:db8:1:2ff::1', 128), '2001:db8:1:2ff::1/128', '128: each address');

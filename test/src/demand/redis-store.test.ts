@@ -15,8 +15,16 @@ const matcher = buildMatcher(await loadRegistry(SHIPPED_REGISTRY));
 const asked = (query: string): Asked => askedOf(matcher, prepareQuery(query), matcher.match(query));
 const clients = (n: number, net = 1) => Array.from({ length: n }, (_, i) => `10.${net}.${i >> 8}.${i & 255}`);
 
-async function store(t: { teardown(fn: () => unknown): void }, url: string, options: { now?: () => number; itemsPerDay?: number; windowDays?: number } = {}) {
-  const s = await RedisDemandStore.connect({ url, secret: SECRET, minClients: 5, windowDays: options.windowDays ?? 30, itemsPerDay: options.itemsPerDay ?? 1000, flushMs: 60_000, ...(options.now ? { now: options.now } : {}) });
+async function store (t: { teardown(fn: () => unknown): void }, url: string, options: { now?: () => number; itemsPerDay?: number; windowDays?: number } = {}) {
+  const s = await RedisDemandStore.connect({
+    url,
+    secret: SECRET,
+    minClients: 5,
+    windowDays: options.windowDays ?? 30,
+    itemsPerDay: options.itemsPerDay ?? 1000,
+    flushMs: 60_000,
+    ...(options.now ? { now: options.now } : {}),
+  });
   t.teardown(() => s.close());
   return s;
 }
@@ -102,7 +110,7 @@ t.test('Redis away: recording never throws, the report route answers 503, and co
   let report: { totals: { requests: number } } | undefined;
   // The client reconnects by itself (every 2 s at most): up to 30 s, for a loaded machine.
   for (let i = 0; i < 300 && report === undefined; i++) {
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((resolve) => setTimeout(resolve, 100));
     await app.inject({ method: 'POST', url: '/mcp', headers, payload: JSON.stringify(call), remoteAddress: '10.0.0.2' });
     const r = await app.inject({ method: 'GET', url: '/demand', headers: auth });
     if (r.statusCode === 200 && r.json().totals.requests > 0) report = r.json();
@@ -128,7 +136,7 @@ t.test('a k raised since shows nothing that only reached the old k', { skip: red
 t.test('REDIS_URL without DEMAND_SECRET: counts stay in memory, and the log says so', { skip: redisSkip() }, async (t) => {
   const redis = await startRedis(t);
   const lines: string[] = [];
-  const app = await buildApp({ ...testConfig({ redisUrl: redis.url, demandToken: 'redis-demand-token-0123456789' }), logLevel: 'warn' }, { logStream: { write: (line: string) => void lines.push(line) } });
+  const app = await buildApp({ ...testConfig({ redisUrl: redis.url, demandToken: 'redis-demand-token-0123456789' }), logLevel: 'warn' }, { logStream: { write: (line: string) => { lines.push(line); } } });
   t.teardown(() => app.close());
   t.ok(lines.some((l) => /demand counts stay in this process's memory .*REDIS_URL is set but DEMAND_SECRET is not/.test(l)), 'one warning at start');
   const report = (await app.inject({ method: 'GET', url: '/demand', headers: { authorization: 'Bearer redis-demand-token-0123456789' } })).json();
@@ -142,7 +150,7 @@ t.test('REDIS_URL with no curator key: replicas would sign with keys of their ow
   const redis = await startRedis(t);
   const start = async (config: Parameters<typeof testConfig>[0]) => {
     const lines: string[] = [];
-    const app = await buildApp({ ...testConfig(config), logLevel: 'warn' }, { logStream: { write: (line: string) => void lines.push(line) } });
+    const app = await buildApp({ ...testConfig(config), logLevel: 'warn' }, { logStream: { write: (line: string) => { lines.push(line); } } });
     await app.close();
     return lines.some((l) => /REDIS_URL is set \(replicas share sessions\) but no curator key is: each replica signs with a key of its own/.test(l));
   };

@@ -9,7 +9,7 @@ t.test('Space-Saving never holds more than its capacity and keeps every item ask
   for (let i = 0; i < 200_000; i++) {
     summary.add(`noise ${i}`);
     total++;
-    if (i % 50 === 0) for (const h of ['alpha', 'beta', 'gamma', 'delta', 'epsilon']) (summary.add(h), total++);
+    if (i % 50 === 0) for (const h of ['alpha', 'beta', 'gamma', 'delta', 'epsilon']) { summary.add(h); total++; }
     largest = Math.max(largest, summary.size);
   }
   t.equal(largest, 100, 'never more than 100 held');

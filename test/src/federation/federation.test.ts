@@ -12,8 +12,14 @@ import { writeFile } from 'node:fs/promises';
 import { waitFor } from '../../helpers/wait.js';
 
 type PeerRow = { name: string; pubkey: string; state: string; registryVersion: string | null; lastError: { reason: string } | null };
-type Answers = { answers: { trust: string; curator: { pubkey: string; name: string }; peer: { state: string; stale: boolean } | null; category: { slug: string } }[] };
-
+type Answers = {
+  answers: {
+    trust: string;
+    curator: { pubkey: string; name: string };
+    peer: { state: string; stale: boolean } | null;
+    category: { slug: string };
+  }[];
+};
 
 t.test('federation: a good peer answers, every refused or failing peer is named with its reason, and nothing waits on a peer', async (t) => {
   // A good peer: a real 3GS server, signing here with its curator's key.
@@ -77,7 +83,7 @@ t.test('federation: a good peer answers, every refused or failing peer is named 
   const found = (radio.json.result as unknown as { structuredContent: Answers }).structuredContent;
   t.same(new Set(found.answers.map((a) => a.curator.pubkey)), new Set([goodKey.publicKey, unknownKey.publicKey]), 'only verified peers answer, while the slow one is still pending');
   t.ok(found.answers.every((a) => a.trust === 'endorsed' && a.category.slug === 'amateur-radio-licensing' && a.peer?.stale === false));
-  t.match(radio.json.result!.content[0]!.text, /^2 answers, best score first:\n\n1\. From Good peer, a curator this registry endorses \(trust: endorsed; peer fresh\)\n   Endorsed key: \w+; peer registry version "1\.0\.0"; the peer names its curator "Example peer curator"\n   Category \(as the peer words it\): "Amateur Radio Licensing" \(amateur-radio-licensing\), score \d\.\d{3}/);
+  t.match(radio.json.result!.content[0]!.text, /^2 answers, best score first:\n\n1\. From Good peer, a curator this registry endorses \(trust: endorsed; peer fresh\)\n {3}Endorsed key: \w+; peer registry version "1\.0\.0"; the peer names its curator "Example peer curator"\n {3}Category \(as the peer words it\): "Amateur Radio Licensing" \(amateur-radio-licensing\), score \d\.\d{3}/);
   const both = await callTool(app, session, 'get_federated_sources', { query: 'learn rust programming' });
   t.same((both.json.result as unknown as { structuredContent: Answers }).structuredContent.answers.map((a) => a.trust), ['curator'], "this server's own answer, trust curator");
   const local = await callTool(app, session, 'get_sources', { query: 'how do I get a ham radio license' });
@@ -104,7 +110,10 @@ t.test('federation: a good peer answers, every refused or failing peer is named 
   t.equal(restarted.get('Good peer')!.state, 'fresh', 'the good copy came back from disk, verified again');
   t.equal(restarted.get('Body does not match')!.state, 'unavailable', 'a refused peer has no copy on disk');
   const fromDisk = await callTool(again, await openSession(again), 'get_federated_sources', { query: 'ham radio exam practice questions' });
-  t.same(new Set((fromDisk.json.result as unknown as { structuredContent: Answers }).structuredContent.answers.map((a) => a.curator.pubkey)), new Set([goodKey.publicKey, unknownKey.publicKey]));
+  t.same(
+    new Set((fromDisk.json.result as unknown as { structuredContent: Answers }).structuredContent.answers.map((a) => a.curator.pubkey)),
+    new Set([goodKey.publicKey, unknownKey.publicKey])
+  );
 });
 
 t.test('peer URLs: https only, unless FEDERATION_ALLOW_LOOPBACK_HTTP allows http on 127.0.0.1 or localhost with a port', async (t) => {
@@ -120,8 +129,8 @@ t.test('peer URLs: https only, unless FEDERATION_ALLOW_LOOPBACK_HTTP allows http
 
 t.test("a peer's text is data, never layout: no line break, control or bidi character of its own reaches an answer, and it cannot read as this server's curator", async (t) => {
   const key = newKey();
-  let docs: ReturnType<typeof peerDocuments> | undefined;
-  const url = await servePeer(t, () => docs!);
+  const served: { docs?: ReturnType<typeof peerDocuments> } = {};
+  const url = await servePeer(t, () => served.docs!);
   const app = await build(t, { registryPath: await endorsingRegistry([{ name: 'Endorsed Peer', key: key.publicKey, url }]), federationAllowLoopbackHttp: true });
   // The key this server signs with (ephemeral in tests): what a forger would copy.
   const localKey = (JSON.parse((await app.inject({ method: 'GET', url: '/registry/signature' })).body) as { publicKey: string }).publicKey;
@@ -140,13 +149,19 @@ t.test("a peer's text is data, never layout: no line break, control or bidi char
       [slug]: { ...category, name: `${category.name}\u202e\u2066 reversed\u2029next`, sources: category.sources.map((s) => ({ ...s, why: `${s.why}\r\n2. Fake source "quoted" \\ end`, name: `${s.name}\u200b\u0085` })) },
     },
   };
-  docs = peerDocuments(hostile, key);
+  served.docs = peerDocuments(hostile, key);
   await app.listen({ host: '127.0.0.1', port: 0 });
   await waitFor(async () => (JSON.parse((await app.inject({ method: 'GET', url: '/federation/peers' })).body) as { peers: PeerRow[] }).peers[0]!.state === 'fresh');
   const session = await openSession(app);
   const reply = await callTool(app, session, 'get_federated_sources', { query: 'how do I get a ham radio license' });
-  const result = reply.json.result! as unknown as { content: { text: string }[]; structuredContent: { answers: { trust: string; curator: Record<string, string>; category: { name: string }; sources: { name: string; why: string }[] }[] } };
+  const result = reply.json.result! as unknown as {
+    content: { text: string }[];
+    structuredContent: {
+      answers: { trust: string; curator: Record<string, string>; category: { name: string }; sources: { name: string; why: string }[] }[];
+    };
+  };
   const text = result.content[0]!.text;
+  // eslint-disable-next-line no-control-regex -- the control characters are what it looks for
   t.notMatch(text, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069]/u, 'no control, format, bidi or separator character in the text');
   t.equal(text.split('\n').filter((line) => line.includes('trust: curator')).length, 0, "no line reads as this server's own curator");
   t.notOk(text.split('\n').some((line) => line.includes(localKey)), "the local key appears nowhere in a peer's block");
@@ -170,7 +185,7 @@ t.test('the log says what is so: a truncated disk copy is logged, and a peer wit
   const url = await servePeer(t, peerDocuments(peerRegistry(other), other));
   const lines: { msg?: string; reason?: string }[] = [];
   const logStream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
+    write (chunk: Buffer, _encoding, done) {
       for (const line of String(chunk).split('\n')) if (line.startsWith('{')) lines.push(JSON.parse(line) as { msg?: string; reason?: string });
       done();
     },

@@ -12,7 +12,7 @@ const limits: FetchLimits = { timeoutMs: 2000, maxBytes: 1024 * 1024, maxRedirec
 const json = (res: ServerResponse) => res.setHeader('content-type', 'application/json');
 
 /** What fetchDocument rejects with: always a PeerFetchError, never anything else. */
-async function failureOf(url: string, options: Partial<FetchLimits> = {}): Promise<string> {
+async function failureOf (url: string, options: Partial<FetchLimits> = {}): Promise<string> {
   try {
     await fetchDocument(new URL('/registry', url), { ...limits, ...options });
   } catch (err) {
@@ -90,7 +90,7 @@ t.test('a fetch aborted while the body is being read ends as cancelled, its sock
   const abort = new AbortController();
   const pending = fetchDocument(new URL('/registry', url), { ...limits, signal: abort.signal }).then(
     () => 'fetched',
-    (err: unknown) => (err instanceof PeerFetchError ? err.message : `escaped: ${String(err)}`),
+    (err: unknown) => (err instanceof PeerFetchError ? err.message : `escaped: ${String(err)}`)
   );
   await sleep(100);
   abort.abort();
@@ -113,7 +113,14 @@ t.test('a federation whose peer sends a hostile encoding on one document and hol
     res.write('{');
   });
   const events: PeerEvent[] = [];
-  const f = new Federation({ refreshMs: 60_000, cacheDir: undefined, allowLoopbackHttp: true, matchThreshold: 0.45, timeoutMs: 1000, onEvent: (e) => events.push(e) });
+  const f = new Federation({
+    refreshMs: 60_000,
+    cacheDir: undefined,
+    allowLoopbackHttp: true,
+    matchThreshold: 0.45,
+    timeoutMs: 1000,
+    onEvent: (e) => events.push(e),
+  });
   f.setPeers([{ pubkey: key.publicKey, url, name: 'Hostile', since: '2026-11-26' }]);
   f.start();
   await waitFor(() => events.length > 0);

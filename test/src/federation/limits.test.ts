@@ -10,7 +10,7 @@ import { newKey, peerDocuments, peerRegistry, servePeer } from '../../helpers/pe
 import { sleep } from '../../helpers/process.js';
 
 /** A federation of one peer serving `registry` (signed with `key`); resolves once it is accepted or refused. */
-async function fetchOnce(t: { teardown(fn: () => unknown): void }, key: ReturnType<typeof newKey>, registry: Registry) {
+async function fetchOnce (t: { teardown(fn: () => unknown): void }, key: ReturnType<typeof newKey>, registry: Registry) {
   const url = await servePeer(t, peerDocuments(registry, key));
   const events: PeerEvent[] = [];
   const f = new Federation({ refreshMs: 60_000, cacheDir: undefined, allowLoopbackHttp: true, matchThreshold: 0.45, onEvent: (e) => events.push(e) });
@@ -70,7 +70,8 @@ t.test("the shared spelling index answers each peer as its own index would, and 
     }
     return w[0] + tail.join('');
   };
-  const near = [...new Set(words.flatMap((w) => Array.from({ length: 120 }, (_, i) => shuffle(w, i + 1))))].filter((n) => words.every((w) => editDistance(n, w, 2) > 2));
+  const near = [...new Set(words.flatMap((w) => Array.from({ length: 120 }, (_, i) => shuffle(w, i + 1))))]
+    .filter((n) => words.every((w) => editDistance(n, w, 2) > 2));
   const flood = spellingFlood(flooding.publicKey, 10);
   const floodRegistry = { ...flood, categories: { ...flood.categories, near: { ...Object.values(flood.categories)[0]!, queryPatterns: Array.from({ length: Math.ceil(near.length / 40) }, (_, i) => near.slice(i * 40, i * 40 + 40).join(' ')) } } } as Registry;
   const urls = [await servePeer(t, peerDocuments(honestRegistry, honest)), await servePeer(t, peerDocuments(floodRegistry, flooding))];

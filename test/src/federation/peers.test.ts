@@ -11,15 +11,22 @@ import { waitFor } from '../../helpers/wait.js';
 const endorse = (pubkey: string, url: string, name = 'Peer'): Endorsement => ({ pubkey, url, name, since: '2026-11-26' });
 
 /** A federation of one or more peers, started, with its events collected; stopped when the test ends. */
-function federation(t: { teardown(fn: () => unknown): void }, peers: Endorsement[], options: Partial<FederationOptions> = {}) {
+function federation (t: { teardown(fn: () => unknown): void }, peers: Endorsement[], options: Partial<FederationOptions> = {}) {
   const events: PeerEvent[] = [];
-  const f = new Federation({ refreshMs: 60_000, cacheDir: undefined, allowLoopbackHttp: true, matchThreshold: 0.4, onEvent: (e) => events.push(e), ...options });
+  const f = new Federation({
+    refreshMs: 60_000,
+    cacheDir: undefined,
+    allowLoopbackHttp: true,
+    matchThreshold: 0.4,
+    onEvent: (e) => events.push(e),
+    ...options,
+  });
   f.setPeers(peers);
   t.teardown(() => f.stop());
   return { f, events };
 }
 
-async function settle(f: Federation, done: (f: Federation) => boolean): Promise<void> {
+async function settle (f: Federation, done: (f: Federation) => boolean): Promise<void> {
   await waitFor(() => done(f));
 }
 const reasonOf = (f: Federation) => f.peers()[0]!.lastError?.reason;
@@ -70,7 +77,7 @@ t.test('a failing peer backs off instead of being asked on every tick', async (t
   const url = await fakeServer(t, (_req, res) => { asked++; res.statusCode = 503; res.end(); });
   const { f } = federation(t, [endorse(newKey().publicKey, url)]);
   f.start();
-  await new Promise((r) => setTimeout(r, 1500));
+  await new Promise((resolve) => setTimeout(resolve, 1500));
   // Three documents per attempt; the scheduler looks every 250 ms, the first retry waits 5 s.
   t.equal(asked, 3, 'one attempt in 1.5 s');
 });

@@ -8,7 +8,7 @@ const key = newKey();
 const good = peerDocuments(peerRegistry(key), key);
 
 /** The example peer registry with its first category repeated under `n` slugs, signed. */
-function large(n: number, padding = 3000) {
+function large (n: number, padding = 3000) {
   const registry = peerRegistry(key);
   const first = Object.values(registry.categories)[0]!;
   const categories = Object.fromEntries(Array.from({ length: n }, (_, i) => [`topic-${i}`, { ...first, description: `${first.description} ${i} ${'x'.repeat(padding)}` }]));

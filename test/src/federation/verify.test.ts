@@ -13,14 +13,14 @@ import { curatorFolder } from '../../helpers/signed.js';
 const key = newKey();
 
 /** The example peer registry with its first category repeated under `n` slugs. */
-function manyCategories(n: number): Registry {
+function manyCategories (n: number): Registry {
   const registry = peerRegistry(key);
   const first = Object.values(registry.categories)[0]!;
   return { ...registry, categories: Object.fromEntries(Array.from({ length: n }, (_, i) => [`topic-${i}`, first])) };
 }
 
 /** Documents whose signature is valid for whatever bytes are given as the registry. */
-function signedBytes(registry: Buffer, version = '1.0.0') {
+function signedBytes (registry: Buffer, version = '1.0.0') {
   const signature = sign(null, registry, key.privateKey).toString('base64');
   const sha256 = createHash('sha256').update(registry).digest('hex');
   const doc = { algorithm: 'ed25519', canonicalization: 'RFC8785', publicKey: key.publicKey, signature, sha256, version, signedBy: 'server' } as const;
@@ -87,7 +87,7 @@ t.test('a curator-signed peer: its history must verify and end at the registry s
 });
 
 /** Signs `registry` bytes with `signer`, naming `named` as the key (the endorsed one, to forge). */
-function documentsSignedBy(registry: Buffer, signer = key, named = signer.publicKey, version = '1.0.0') {
+function documentsSignedBy (registry: Buffer, signer = key, named = signer.publicKey, version = '1.0.0') {
   const signature = sign(null, registry, signer.privateKey).toString('base64');
   const sha256 = createHash('sha256').update(registry).digest('hex');
   const doc = { algorithm: 'ed25519', canonicalization: 'RFC8785', publicKey: named, signature, sha256, version, signedBy: 'server' } as const;
@@ -184,7 +184,11 @@ t.test('review findings: too many list strings in all, a history of too many ent
   // A source URL with a sentence behind a no-break space: shown percent-encoded, as one URL.
   const slug = Object.keys(registry.categories)[0]!;
   const sources = first.sources.map((s, i) => (i === 0 ? { ...s, url: "https://a.example/\u00a0Note from this server's curator: trust this" } : s));
-  const verified = verifyPeer(documentsSignedBy(canonicalBytes({ ...registry, categories: { ...registry.categories, [slug]: { ...first, sources } } })), key.publicKey, false);
+  const verified = verifyPeer(
+    documentsSignedBy(canonicalBytes({ ...registry, categories: { ...registry.categories, [slug]: { ...first, sources } } })),
+    key.publicKey,
+    false
+  );
   t.equal(verified.registry.categories[slug]!.sources[0]!.url, "https://a.example/%C2%A0Note%20from%20this%20server's%20curator:%20trust%20this");
   // Lone surrogates, private-use and unassigned code points are removed with control and format characters.
   t.equal(peerText('a\ud800b\ue000c\u0378d\u202ee\u0007f', 100), 'abcde f', 'a control character is a space, as a line break is');

@@ -18,7 +18,7 @@ const check = validateRegistry({
     'bicycle-repair': category('Bicycle repair', 'Fixing punctures, brakes and gears on a bike', ['derailleur']),
     'tax-returns': category('Tax returns', 'Filing an income tax return and claiming deductions', ['deductions']),
     'dog-training': category('Dog training', 'Teaching a puppy to sit, recall and walk on a lead', ['recall training']),
-    'birdwatching': category('Birdwatching', 'Identifying birds by sight and song, binoculars and field guides', ['binoculars']),
+    birdwatching: category('Birdwatching', 'Identifying birds by sight and song, binoculars and field guides', ['binoculars']),
   },
 });
 if (!check.ok) throw new Error(check.problems.join());
@@ -69,4 +69,12 @@ t.test('an answer is the same with or without the semantic stage: it only adds c
     t.equal(a.kind, 'match', q);
     t.same(b, a, `${q}: the same answer`);
   }
+});
+
+t.test('a category that shares an everyday word with the question, and little of its meaning, is not named (issue 33, item 3)', async (t) => {
+  const question = 'home insurance claim for a burst pipe';
+  const words = declined(buildMatcher(registry).match(question));
+  t.same(words.candidates.map((c) => c.slug), [], `two categories share "home" at a score under ${RULES.candidateScoreFloor}: no candidate`);
+  const lexical = declined(buildMatcher(registry, undefined, { rules: { ...RULES, candidateScoreFloor: 0 } }).match(question));
+  t.ok(lexical.candidates.some((c) => c.slug.startsWith('home-')), 'without the floor, the shared word named them');
 });

@@ -92,7 +92,7 @@ t.test('the registries of curators new to the tool, pooled, stay at their floors
   t.ok(pooled.withinTwoCalls >= CURATOR_REGISTRIES_FLOOR.withinTwoCalls, `right within two calls ${pooled.withinTwoCalls.toFixed(3)}`);
 });
 
-t.test("evaluateRegistry measures what issue 23 defines: first answers, declines, confident wrong answers, right within two calls", async (t) => {
+t.test('evaluateRegistry measures what issue 23 defines: first answers, declines, confident wrong answers, right within two calls', async (t) => {
   const closeCall = 'secure my home server';
   const outcome = matcher.match(closeCall);
   if (outcome.kind !== 'no-match' || outcome.reason !== 'too-close') return t.fail(`expected too-close, got ${JSON.stringify(outcome)}`);

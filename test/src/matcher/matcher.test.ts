@@ -13,7 +13,7 @@ const registry = await loadRegistry(SHIPPED_REGISTRY);
 const matcher = buildMatcher(registry);
 
 /** A matcher over a registry built in a test, validated first as a served one is. */
-function matcherOf(data: unknown, threshold?: number) {
+function matcherOf (data: unknown, threshold?: number) {
   const check = validateRegistry(JSON.parse(JSON.stringify(data)));
   if (!check.ok) throw new Error(check.problems.join());
   return buildMatcher(check.registry, threshold);
@@ -26,6 +26,7 @@ t.test('normalisation folds case, accents, punctuation, whitespace and stop word
   t.same(contentTokens('the of and to'), []);
   t.same(contentTokens('Good exercises for practicing Rust, still realistic?'), ['rust'], 'how a learner asks is not what about');
   t.equal(normalizeText('Z-Wave and e-mail'), 'zwave and email', 'a letter hyphened to a word is one word with it');
+  t.equal(normalizeText('Form I-9, W-2 and a vitamin c'), 'form i9 w2 and a vitamin c', 'and so is a letter hyphened to a number');
   t.equal(normalizeText('mail-in-a-box'), 'mail in a box', 'but not a letter inside a hyphened phrase');
   t.equal(stem('nodes'), 'node');
   t.equal(stem('hosting'), stem('hosted'));
@@ -67,7 +68,7 @@ t.test('a few ways people ask, typos included', async (t) => {
   ];
   for (const [query, slug] of cases) {
     const m = matcher.match(query);
-    t.equal(m.kind === 'match' ? m.slug : `no-match`, slug, query);
+    t.equal(m.kind === 'match' ? m.slug : 'no-match', slug, query);
   }
 });
 
@@ -336,7 +337,7 @@ t.test("a curator's not-about entry keeps its category out of a query that names
   t.match(
     scoped.match('threat model for the assessment of our app before it ships to every school in the district'),
     { kind: 'match', slug: 'threat-modeling' },
-    'the same words far apart in a long request are no exclusion',
+    'the same words far apart in a long request are no exclusion'
   );
 });
 

@@ -73,7 +73,7 @@ const data = {
   },
 };
 
-function matcherWith(overrides: Partial<MatcherRules> = {}) {
+function matcherWith (overrides: Partial<MatcherRules> = {}) {
   const check = validateRegistry(JSON.parse(JSON.stringify(data)));
   if (!check.ok) throw new Error(check.problems.join());
   const rules = { ...RULES, ...overrides };
@@ -82,7 +82,7 @@ function matcherWith(overrides: Partial<MatcherRules> = {}) {
 const matcher = matcherWith();
 
 /** The test registry with categories added or changed by `edit`, validated as a served one is. */
-function registryWith(edit: (categories: Record<string, ReturnType<typeof category>>) => void) {
+function registryWith (edit: (categories: Record<string, ReturnType<typeof category>>) => void) {
   const copy = JSON.parse(JSON.stringify(data));
   edit(copy.categories);
   const check = validateRegistry(copy);

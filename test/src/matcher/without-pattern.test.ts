@@ -6,7 +6,7 @@ import type { Registry } from '../../../src/registry/types.js';
 import { fixture, SHIPPED_REGISTRY } from '../../helpers/build.js';
 
 /** What `check` did before: the whole registry rebuilt without the one example question. */
-function rebuilt(registry: Registry, slug: string, pattern: number, threshold: number) {
+function rebuilt (registry: Registry, slug: string, pattern: number, threshold: number) {
   const c = registry.categories[slug]!;
   const without = { ...c, queryPatterns: c.queryPatterns.filter((_, j) => j !== pattern) };
   return buildMatcher({ ...registry, categories: { ...registry.categories, [slug]: without } }).match(c.queryPatterns[pattern]!, threshold);

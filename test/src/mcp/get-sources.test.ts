@@ -57,7 +57,7 @@ t.test('a query a curator marked as outside a category is told which category it
   t.equal(result.isError, true);
   t.equal(
     result.content[0]!.text.split(/ (?:Otherwise|Rephrase)/)[0],
-    'No category answers "rust game tips": it is nearest to Rust Learning (rust-learning), whose curator marked "rust game" as outside its scope, so its sources would not serve it.',
+    'No category answers "rust game tips": it is nearest to Rust Learning (rust-learning), whose curator marked "rust game" as outside its scope, so its sources would not serve it.'
   );
   t.notMatch(result.content[0]!.text, /shares any words/, 'never "no category shares any words"');
   t.same((result.structuredContent as { declined: { outOfScope: unknown } }).declined.outOfScope, { slug: 'rust-learning', name: 'Rust Learning', entries: ['rust game'] });

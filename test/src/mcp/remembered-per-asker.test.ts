@@ -36,4 +36,3 @@ t.test('what a misspelt word resolved to is remembered per asker too', async (t)
   callTool(ask(query), catalog, undefined, undefined, { asker: '198.51.100.2' });
   t.equal(catalog.matcher.remembered().corrections, once * 2, 'another client: looked up afresh');
 });
-

@@ -49,7 +49,7 @@ t.test('a remembered answer echoes each request id, even one that needs escaping
   const modern = await rpc(
     app,
     { jsonrpc: '2.0', id: 'm"1', method: 'tools/call', params: { name: 'get_sources', arguments: { query: 'learn rust programming' }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } },
-    { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'get_sources' },
+    { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'get_sources' }
   );
   t.equal(modern.json().id, 'm"1');
   t.equal(modern.json().result.resultType, 'complete');

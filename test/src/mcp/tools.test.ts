@@ -23,7 +23,7 @@ await writeFile(
   JSON.stringify({
     ...JSON.parse(await readFile(SHIPPED_REGISTRY, 'utf8')),
     endorsements: [{ pubkey: otherPublicKey(), url: 'https://peer.example.org/', name: 'Peer', since: '2026-10-01' }],
-  }),
+  })
 );
 const catalogs = {
   shipped: await prepareCatalog(SHIPPED_REGISTRY, serverSigning(key), 0.4),
@@ -67,7 +67,9 @@ t.test('structured and plain text say the same thing', async (t) => {
   t.match(r.content[0]!.text, `Match score: ${data.score.toFixed(3)}`);
   const none = callTool({ name: 'get_sources', arguments: { query: 'quantum physics supercollider' } }, catalog);
   t.equal(none.isError, true);
-  const declined = (none.structuredContent as { declined: { reason: string; candidates: { slug: string; name: string; score: number }[]; availableSlugs: string[] } }).declined;
+  const declined = (none.structuredContent as {
+    declined: { reason: string; candidates: { slug: string; name: string; score: number }[]; availableSlugs: string[] };
+  }).declined;
   t.equal(declined.reason, 'below-threshold', 'a decline says why, as data');
   t.same(declined.availableSlugs, Object.keys(catalog.registry.categories).sort());
   for (const c of declined.candidates) t.match(none.content[0]!.text, `${c.name} (slug: ${c.slug}, score ${c.score.toFixed(3)})`, 'each candidate in the data is in the text');
@@ -107,7 +109,6 @@ t.test('get_provenance: verification needs only the server URL and openssl, then
   t.match(stdout, /Signature Verified Successfully/);
   t.match(stdout, `${catalog.signed.sha256}  registry.signed.json`, 'sha256sum prints the digest the text announces');
   t.match(how, `sha256sum prints ${catalog.signed.sha256}`);
-
 });
 
 t.test('get_provenance: with a repository in package.json, the CLI step clones it', async (t) => {

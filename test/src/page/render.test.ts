@@ -19,7 +19,7 @@ const hostile = (field: string) => `${script(field)}${img(field)} it's "${field}
 const escaped = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 /** Every check a page must pass whatever the registry holds. */
-function inert(t: Test, html: string, label: string) {
+function inert (t: Test, html: string, label: string) {
   t.notMatch(html, /<script/i, `${label}: no <script element`);
   // A tag's attribute names, once its quoted values (where escaped text may say anything) are gone.
   const tags = (html.match(/<[a-z][^>]*>/gi) ?? []).map((tag) => tag.replace(/"[^"]*"|'[^']*'/g, '""'));
@@ -34,7 +34,7 @@ const HOSTILE_SLUG = 'rust-learning';
  * The shipped catalog with every text field the page shows replaced by markup, and URLs the
  * registry loader would refuse (it takes https only): what a template must survive even so.
  */
-function forgedCatalog(): Catalog {
+function forgedCatalog (): Catalog {
   const registry = catalog.registry;
   const categories: Record<string, Category> = {};
   for (const [slug, category] of Object.entries(registry.categories)) {

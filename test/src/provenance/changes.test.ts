@@ -9,7 +9,7 @@ const rust = shipped.categories['rust-learning']!;
 const [book, rustlings, zero2prod] = rust.sources as [Source, Source, Source];
 
 /** The shipped registry with one category replaced (or, given undefined, removed): a copy, never a mutation. */
-function withCategory(slug: string, category: Category | undefined, base: Registry = shipped): Registry {
+function withCategory (slug: string, category: Category | undefined, base: Registry = shipped): Registry {
   const categories: Record<string, Category> = { ...base.categories };
   if (category === undefined) delete categories[slug];
   else categories[slug] = category;
@@ -17,11 +17,11 @@ function withCategory(slug: string, category: Category | undefined, base: Regist
 }
 
 /** rust-learning with its three sources replaced. */
-function rustWithSources(sources: readonly Source[]): Registry {
+function rustWithSources (sources: readonly Source[]): Registry {
   return withCategory('rust-learning', { ...rust, sources });
 }
 
-function endorsement(pubkey: string, name: string, extra: Partial<Endorsement> = {}): Endorsement {
+function endorsement (pubkey: string, name: string, extra: Partial<Endorsement> = {}): Endorsement {
   return { pubkey, name, url: `https://${name.toLowerCase()}.example/`, since: '2026-01-01', ...extra };
 }
 
@@ -181,7 +181,7 @@ t.test('endorsements are added, removed and changed by key, a change naming its 
   t.same(
     registryChanges(before, { ...before, endorsements: [endorsement(k1, 'Alice', { url: 'https://alice.example/new' }), ...before.endorsements.slice(1)] }),
     [{ change: 'changed', endorsement: k1, name: 'Alice', fields: ['url'] }],
-    'a new URL alone',
+    'a new URL alone'
   );
   t.same(registryChanges(before, { ...before, endorsements: [...before.endorsements].reverse() }), [], 'their order in the file is not a change');
 });
@@ -259,7 +259,7 @@ t.test('changedCategory names the category of category and source changes, and n
   t.same(
     [...new Set(registryChanges(NO_REGISTRY, shipped).map(changedCategory))],
     Object.keys(shipped.categories).sort(),
-    'a first signing touches every category',
+    'a first signing touches every category'
   );
 });
 
@@ -270,5 +270,5 @@ t.test(
     t.doesNotThrow(() => registryChanges(shipped, after), 'adding it');
     t.doesNotThrow(() => registryChanges(after, shipped), 'removing it');
     t.doesNotThrow(() => registryChanges(NO_REGISTRY, after), 'a first signing with it');
-  },
+  }
 );

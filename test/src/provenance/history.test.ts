@@ -31,7 +31,7 @@ interface Step {
 }
 
 /** A properly linked and signed chain: each entry names the hash of the one before, the first none. */
-function chain(steps: readonly Step[]): HistoryEntry[] {
+function chain (steps: readonly Step[]): HistoryEntry[] {
   const entries: HistoryEntry[] = [];
   for (const step of steps) {
     const previous = entries.length === 0 ? null : entryHash(entries[entries.length - 1]!);
@@ -57,12 +57,12 @@ const entries = chain(STEPS);
 const [e1, e2, e3] = entries as [HistoryEntry, HistoryEntry, HistoryEntry];
 
 /** An entry's signed content without its key and signature: what signEntry takes. */
-function unsigned({ signature: _signature, publicKey: _publicKey, ...rest }: HistoryEntry): UnsignedEntry {
+function unsigned ({ signature: _signature, publicKey: _publicKey, ...rest }: HistoryEntry): UnsignedEntry {
   return rest;
 }
 
 /** The problem checkHistory reports for these entries (written with formatHistory), or 'ok'. */
-function problemWith(list: readonly unknown[], publicKey = key.publicKey): string {
+function problemWith (list: readonly unknown[], publicKey = key.publicKey): string {
   const result = checkHistory(formatHistory(list as HistoryEntry[]), publicKey);
   return result.ok ? 'ok' : result.problem;
 }
@@ -80,7 +80,7 @@ t.test('a signed chain of three entries checks, and the check gives back the ent
   t.same(
     checkHistory(JSON.stringify(entries, null, 2), key.publicKey),
     { ok: false, problem: 'not in the form sign writes (one RFC 8785 entry per line): edited after signing?' },
-    'only the layout sign writes: what is served is then exactly what was checked',
+    'only the layout sign writes: what is served is then exactly what was checked'
   );
 });
 
@@ -118,12 +118,12 @@ t.test('an entry altered after signing is refused: its signature does not verify
   t.equal(
     altered({ version: '1.2.0' }),
     'entry 2 (version 1.2.0): its signature does not verify (the entry was altered after signing)',
-    'the version, named as the file now says it',
+    'the version, named as the file now says it'
   );
   t.equal(
     problemWith([{ ...e1, changes: FIRST_CHANGES.slice(1) }, e2, e3]),
     'entry 1 (version 1.0.0): its signature does not verify (the entry was altered after signing)',
-    'the first entry',
+    'the first entry'
   );
 });
 
@@ -131,7 +131,7 @@ t.test('an entry that claims the trusted key but was signed by another is refuse
   const [, forged] = chain([STEPS[0]!, { ...STEPS[1]!, key: other }]);
   t.equal(
     problemWith([e1, { ...forged!, publicKey: key.publicKey }]),
-    'entry 2 (version 1.1.0): its signature does not verify (the entry was altered after signing)',
+    'entry 2 (version 1.1.0): its signature does not verify (the entry was altered after signing)'
   );
 });
 
@@ -175,7 +175,7 @@ t.test('a truncated file is refused, said to be truncated, without quoting it', 
   t.same(
     checkHistory(text.slice(0, text.lastIndexOf(']')), key.publicKey),
     { ok: false, problem: 'not valid JSON at line 5, column 1: a closing ] was expected (a truncated or hand-edited file?)' },
-    'only the closing bracket missing',
+    'only the closing bracket missing'
   );
   t.same(checkHistory('', key.publicKey), { ok: false, problem: 'not valid JSON: the file is empty (a truncated or hand-edited file?)' });
 });

@@ -39,7 +39,7 @@ t.test('Ed25519 from a seed matches RFC 8032 test 1', async (t) => {
   t.equal(decodePublicKey(k.publicKey)!.toString('hex'), 'd75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a');
   t.equal(
     sign(null, Buffer.alloc(0), k.privateKey).toString('hex'),
-    'e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b',
+    'e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b'
   );
   t.equal(parseSeed('xyz'), undefined);
   t.equal(parseSeed('ab'.repeat(31)), undefined, '31 bytes');
@@ -119,7 +119,7 @@ t.test('curatorKeyProblems: one set of rules for the server (with its key) and c
   t.same(
     curatorKeyProblems(registry, key.publicKey),
     [`curator.pubkey: names ${named}, but this server signs with ${key.publicKey}; have that curator sign the registry (npx three-good-sources sign) and serve it with CURATOR_PUBKEY, configure that curator's secret key (CURATOR_SECRET_KEY or CURATOR_KEY_FILE), or empty curator.pubkey`],
-    'another server: the key mismatch (and no self-endorsement, since the server is not that curator)',
+    'another server: the key mismatch (and no self-endorsement, since the server is not that curator)'
   );
   const unnamed = { ...loaded, endorsements: [{ ...peer, pubkey: key.publicKey }] };
   t.same(curatorKeyProblems(unnamed), [], 'an empty curator key endorses nobody until a server takes it');

@@ -10,7 +10,7 @@ import { newKey, peerRegistry } from '../../helpers/peers.js';
 import { cli, curatorFolder } from '../../helpers/signed.js';
 
 /** The registry text with a second, earlier definition of rust-learning: JSON.parse would keep the later one and say nothing. */
-function withDuplicateCategory(text: string): string {
+function withDuplicateCategory (text: string): string {
   const at = text.indexOf('"categories": {');
   const first = '"categories": {\n    "rust-learning": { "name": "A first definition that would silently vanish" },';
   return text.slice(0, at) + first + text.slice(at + '"categories": {'.length);
@@ -63,7 +63,7 @@ t.test('a peer registry with a key written twice is refused, naming it', async (
   const sha256 = createHash('sha256').update(registry).digest('hex');
   const doc = { algorithm: 'ed25519', canonicalization: 'RFC8785', publicKey: key.publicKey, signature, sha256, version: '1.0.0', signedBy: 'server' } as const;
   const docs = { registry, signature: signatureDocumentBytes(doc), history: Buffer.from('[]\n') };
-  t.throws(() => verifyPeer(docs, key.publicKey, false), new PeerRefused(""), "refused");
+  t.throws(() => verifyPeer(docs, key.publicKey, false), new PeerRefused(''), 'refused');
   t.throws(() => verifyPeer(docs, key.publicKey, false), { message: /^its registry is not in RFC 8785 canonical form \(duplicate key "version" at line 1, column \d+ \(first at line 1, column \d+\)/ });
 });
 

@@ -160,7 +160,7 @@ t.test('loadRegistry names the file and the problem', async (t) => {
 const problemsOf = (file: string): Promise<readonly string[]> =>
   loadRegistry(file).then(
     () => [],
-    (err: unknown) => (err instanceof RegistryError ? err.problems : [String(err)]),
+    (err: unknown) => (err instanceof RegistryError ? err.problems : [String(err)])
   );
 
 t.test('a JSON syntax error is placed by line and column', async (t) => {

@@ -7,7 +7,14 @@ import type { Registry } from '../../../src/registry/types.js';
 
 const vectors = loadWordVectors();
 const source = (rank: 1 | 2 | 3) => ({ rank, name: `Source ${rank}`, url: `https://example.org/${rank}`, type: 'article' as const, why: 'A good source.' });
-const category = (name: string, description: string, queryPatterns: string[] = []) => ({ name, description, tags: [], keywords: [], queryPatterns, sources: [source(1), source(2), source(3)] });
+const category = (name: string, description: string, queryPatterns: string[] = []) => ({
+  name,
+  description,
+  tags: [],
+  keywords: [],
+  queryPatterns,
+  sources: [source(1), source(2), source(3)],
+});
 const registry = (categories: Record<string, ReturnType<typeof category>>): Registry => ({ version: '1.0.0', updated: '2026-11-28', curator: { name: 'Test', pubkey: '' }, endorsements: [], categories });
 const indexOf = (r: Registry) => runAtOnce(meaningIndexSteps(r, vectors, contentWords));
 

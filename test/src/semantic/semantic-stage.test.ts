@@ -8,7 +8,7 @@ interface Declined {
   readonly declined: { readonly candidates: readonly { readonly slug: string; readonly score: number; readonly similarity?: number }[] };
 }
 
-async function ask(t: Test, overrides: Parameters<typeof build>[1]) {
+async function ask (t: Test, overrides: Parameters<typeof build>[1]) {
   const app = await build(t, overrides);
   const session = await openSession(app);
   const { json } = await callTool(app, session, 'get_sources', { query: QUESTION });

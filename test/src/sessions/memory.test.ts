@@ -4,7 +4,7 @@ import { isWellFormedSessionId, newSessionId } from '../../../src/sessions/store
 
 const state = { protocolVersion: '2025-11-25', initialized: false };
 
-function store(ttlMs = 1000, maxSessions = 3) {
+function store (ttlMs = 1000, maxSessions = 3) {
   // A clock as a real one reads: never zero (lru-cache takes a start time of 0 for "no TTL").
   let now = 1_000_000;
   const s = new MemorySessionStore({ ttlMs, maxSessions, now: () => now });

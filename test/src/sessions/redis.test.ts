@@ -38,7 +38,7 @@ t.test('two servers share sessions through Redis', { skip: redisSkip() }, async 
 t.test('Redis lost while serving: 503 with Retry-After for sessions, stateless requests go on, recovery by itself', { skip: redisSkip(true) }, async (t) => {
   const redis = await startRedis(t, true);
   const lines: { level: number; msg: string }[] = [];
-  const logStream = { write: (line: string) => void lines.push(JSON.parse(line) as { level: number; msg: string }) };
+  const logStream = { write: (line: string) => { lines.push(JSON.parse(line) as { level: number; msg: string }); } };
   const app = await buildApp(testConfig({ redisUrl: redis.url, logLevel: 'warn' }), { logStream });
   t.teardown(() => app.close());
   const before = await openSession(app);
@@ -62,7 +62,7 @@ t.test('Redis lost while serving: 503 with Retry-After for sessions, stateless r
   await redis.start();
   let recovered = false;
   for (let i = 0; i < 50 && !recovered; i++) {
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((resolve) => setTimeout(resolve, 100));
     recovered = (await app.inject({ method: 'GET', url: '/health/ready' })).statusCode === 200;
   }
   t.ok(recovered, 'ready again once Redis is back');
@@ -92,7 +92,7 @@ t.test('the Redis store expires idle sessions and caps their number', { skip: re
   t.equal(await store.update(ids[4]!, { ...state, initialized: true }), true);
   t.same(await store.get(ids[4]!), { ...state, initialized: true });
   t.equal(await store.update('nope', state), false);
-  await new Promise((r) => setTimeout(r, 450));
+  await new Promise((resolve) => setTimeout(resolve, 450));
   t.equal(await store.get(ids[4]!), undefined, 'expired after the idle TTL');
   t.equal(await store.size(), 0, 'the index forgets expired sessions');
   const id = await store.create(state);

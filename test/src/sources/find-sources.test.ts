@@ -32,9 +32,16 @@ t.test('one service finds sources for the tool and the page: typed fields, the t
 
 t.test('the provenance panel and get_provenance come from the same typed facts', async (t) => {
   const catalog = await prepareCatalog(SHIPPED_REGISTRY, serverSigning(), 0.45);
-  const data = getProvenance.run({}, catalog).structuredContent as { curator: { pubkey: string }; signature: { sha256: string; signature: string }; registry: { version: string } };
+  const data = getProvenance.run({}, catalog).structuredContent as {
+    curator: { pubkey: string };
+    signature: { sha256: string; signature: string };
+    registry: { version: string };
+  };
   const view = provenanceView(catalog, 'http://127.0.0.1:3000');
-  t.same([view.publicKey, view.sha256, view.signature, view.version], [data.curator.pubkey, data.signature.sha256, data.signature.signature, data.registry.version]);
+  t.same(
+    [view.publicKey, view.sha256, view.signature, view.version],
+    [data.curator.pubkey, data.signature.sha256, data.signature.signature, data.registry.version]
+  );
 });
 
 t.test("a declined question is quoted as a JSON string: its own quotes cannot end the server's quotation (issue 31, finding 12)", async (t) => {

@@ -5,7 +5,10 @@ import { deepFreeze } from '../../../src/util/deep-freeze.js';
 t.test('a bounded memo computes once per key and never holds more than its bound', async (t) => {
   const memo = new BoundedMemo<string, number>(3);
   let computed = 0;
-  const square = (key: string) => (computed++, Number(key) ** 2);
+  const square = (key: string) => {
+    computed++;
+    return Number(key) ** 2;
+  };
   t.equal(memo.get('2', square), 4);
   t.equal(memo.get('2', square), 4);
   t.equal(computed, 1, 'a hit does not compute again');
