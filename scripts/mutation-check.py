@@ -16,9 +16,9 @@ FED=['test/src/federation/verify.test.ts','test/src/federation/peers.test.ts','t
 FETCH=['test/src/federation/fetch.test.ts','test/src/federation/peers.test.ts','test/src/federation/federation.test.ts','test/e2e/demand-cli-hostile.test.ts']
 LIM=['test/src/federation/limits.test.ts']
 PROV=['test/src/provenance/','test/src/cli/cli.test.ts','test/src/cli/sign.test.ts','test/src/federation/verify.test.ts','test/src/federation/peers.test.ts']
-DEMAND=['test/src/demand/','test/plugins/demand-routes.test.ts','test/src/clients/','test/plugins/support/load-protection.test.ts']
+DEMAND=['test/src/demand/','test/plugins/routes/demand-routes.test.ts','test/src/clients/','test/plugins/support/load-protection.test.ts']
 DEMAND_CLI=['test/src/cli/demand.test.ts','test/e2e/demand-cli-hostile.test.ts']
-ORIGIN=['test/plugins/origin-policy.test.ts','test/plugins/discovery-routes.test.ts','test/plugins/page-routes.test.ts']
+ORIGIN=['test/plugins/infrastructure/origin-policy.test.ts','test/plugins/routes/discovery-routes.test.ts','test/plugins/routes/page-routes.test.ts']
 BUILT=('test/e2e/',)  # tests that run dist/: the mutant is built first, and the build restored after
 M=['test/src/federation/limits.test.ts']
 PROV=['test/src/provenance/','test/src/cli/cli.test.ts','test/src/cli/sign.test.ts','test/src/federation/verify.test.ts','test/src/federation/peers.test.ts']
@@ -90,18 +90,18 @@ M=[
  ('src/app.ts',"    ipv6Prefix: config.demandIpv6Prefix,\n","",DEMAND,'demand: the operator\'s prefix'),
  ('plugins/support/load-protection.ts',"keyGenerator: (request) => clientKey(request.ip, options.rateLimitIpv6Prefix),","keyGenerator: (request) => request.ip,",DEMAND,'rate limit: one client per network'),
  ('src/app.ts',"    await protect(limited, config);\n","",DEMAND,'rate limit: one budget across routes'),
- ('plugins/page-routes.ts',"&& askedByReader(request)) demand","&& true) demand",DEMAND,'demand: page searches other sites make'),
- ('plugins/demand-routes.ts',"return presented !== undefined && timingSafeEqual(digest(presented), expected);","return presented !== undefined;",DEMAND,'demand: the token'),
+ ('plugins/routes/page-routes.ts',"&& askedByReader(request)) demand","&& true) demand",DEMAND,'demand: page searches other sites make'),
+ ('plugins/routes/demand-routes.ts',"return presented !== undefined && timingSafeEqual(digest(presented), expected);","return presented !== undefined;",DEMAND,'demand: the token'),
  ('src/cli/demand.ts',"const problem = demandReportProblem(report);","const problem = undefined as string | undefined;",DEMAND_CLI,'demand CLI: report shape'),
  ('src/cli/demand.ts',"const shown = withVisibleText(report) as DemandReport;","const shown = report as DemandReport;",DEMAND_CLI,'demand CLI: control characters'),
  ('src/cli/demand.ts',"maxBytes: MAX_REPORT_BYTES, maxRedirects: 0,","maxBytes: Infinity, maxRedirects: 0,",DEMAND_CLI,'demand CLI: byte cap'),
  ('src/cli/demand.ts',"maxRedirects: 0, allowLoopbackHttp","maxRedirects: 5, allowLoopbackHttp",DEMAND_CLI,'demand CLI: no redirect'),
  # the origin and host policy (issues 24 and 31)
- ('plugins/origin-policy.ts',"if (origin !== undefined && isMcpRequest(request) && !originAllowed(origin, allowedOrigins)) {","if (false) {",ORIGIN,'origin: foreign Origin refused'),
- ('plugins/origin-policy.ts',"} else if (checkHost && !hostAllowed(request.headers.host, allowedHosts)) {","} else if (false) {",ORIGIN,'origin: Host checked on loopback'),
- ('plugins/origin-policy.ts',"if (!/^https?:$/.test(url.protocol)) return false;","",ORIGIN,'origin: http or https only'),
- ('plugins/origin-policy.ts',"    /^127\\.\\d+\\.\\d+\\.\\d+$/.test(name) ||\n","",ORIGIN,'origin: any 127/8 spelling is loopback'),
- ('plugins/origin-policy.ts',"    name.endsWith('.localhost') ||\n","",ORIGIN,'origin: .localhost names are loopback'),
+ ('plugins/infrastructure/origin-policy.ts',"if (origin !== undefined && isMcpRequest(request) && !originAllowed(origin, allowedOrigins)) {","if (false) {",ORIGIN,'origin: foreign Origin refused'),
+ ('plugins/infrastructure/origin-policy.ts',"} else if (checkHost && !hostAllowed(request.headers.host, allowedHosts)) {","} else if (false) {",ORIGIN,'origin: Host checked on loopback'),
+ ('plugins/infrastructure/origin-policy.ts',"if (!/^https?:$/.test(url.protocol)) return false;","",ORIGIN,'origin: http or https only'),
+ ('plugins/infrastructure/origin-policy.ts',"    /^127\\.\\d+\\.\\d+\\.\\d+$/.test(name) ||\n","",ORIGIN,'origin: any 127/8 spelling is loopback'),
+ ('plugins/infrastructure/origin-policy.ts',"    name.endsWith('.localhost') ||\n","",ORIGIN,'origin: .localhost names are loopback'),
  ('plugins/support/public-url.ts',"const host = forwarded && !hostAllowed(request.host, allowedHosts) ? request.headers.host : request.host;","const host = request.host;",ORIGIN,'public URL: forwarded host checked'),
  ('plugins/support/public-url.ts',"const scheme = request.protocol === 'https' ? 'https' : 'http';","const scheme = request.protocol;",ORIGIN,'public URL: http or https'),
  ('plugins/support/public-url.ts',"if (publicUrl !== undefined) return publicUrl;","",ORIGIN,'public URL: PUBLIC_URL first'),

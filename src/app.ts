@@ -1,44 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerOptions } from 'node:http';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import pino from 'pino';
-import { failureOf, handleError, plainError, sendFailure } from '../plugins/support/http-errors.js';
-import { health } from '../plugins/health.js';
-import { mcpEndpoint } from '../plugins/mcp-endpoint.js';
-import { createMetrics, metricsPlugin, type Metrics } from '../plugins/metrics.js';
-import { originPolicy } from '../plugins/origin-policy.js';
-import { federationRoutes } from '../plugins/federation-routes.js';
-import { pageRoutes } from '../plugins/page-routes.js';
-import { registryRoutes } from '../plugins/registry-routes.js';
-import { requestLog } from '../plugins/request-log.js';
-import { CatalogHolder, categoryNames, prepareCatalog, type Catalog, type ReloadOutcome } from './catalog.js';
+import { app } from '../plugins/app.js';
+import { createMetrics } from '../plugins/infrastructure/metrics.js';
+import { failureOf, sendFailure } from '../plugins/support/http-errors.js';
+import { CatalogHolder, prepareCatalog, type Catalog } from './catalog.js';
 import type { Config } from './config.js';
 import { Federation, type PeerEvent } from './federation/federation.js';
-import { createMcpHandler } from './mcp/dispatch.js';
 import { BODY_LIMIT_BYTES } from './mcp/envelope.js';
-import { packageVersion, registryName } from './project.js';
+import { packageVersion } from './project.js';
 import type { SigningMode } from './provenance/signature.js';
 import { chooseSigning, signingKey } from './provenance/signing.js';
 import { MemorySessionStore } from './sessions/memory.js';
 import { RedisSessionStore, type AvailabilityEvent } from './sessions/redis.js';
 import type { SessionStore } from './sessions/store.js';
-import { discoveryRoutes } from '../plugins/discovery-routes.js';
-import { demandRoutes } from '../plugins/demand-routes.js';
-import { protect } from '../plugins/support/load-protection.js';
-import { createDemandSignal, type DemandSignal } from './demand/signal.js';
+import { createDemandSignal } from './demand/signal.js';
 import { loadWordVectors } from './semantic/word-vectors.js';
 
 export interface AppOptions {
   /** Where logs go; stderr unless a test says otherwise. */
   readonly logStream?: pino.DestinationStream;
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Re-reads, re-validates and re-signs the registry; swaps it in only if all of that worked. */
-    reloadRegistry(): Promise<ReloadOutcome>;
-  }
 }
 
 function sessionStore (config: Config, log: () => FastifyBaseLogger | undefined): Promise<SessionStore> | SessionStore {
@@ -93,74 +76,6 @@ const SIGNED_BY: Readonly<Record<SigningMode, string>> = {
   curator: 'signed by the curator (verified; this server holds no secret key) with',
   server: 'signed here with the curator key',
   ephemeral: 'signed with an EPHEMERAL key (development: no curator signed it)',
-};
-
-/** What the app serves, built once by `buildApp` and handed to the app plugin. */
-export interface AppParts {
-  readonly config: Config;
-  readonly holder: CatalogHolder;
-  readonly sessions: SessionStore;
-  readonly metrics: Metrics;
-  readonly serverVersion: string;
-  readonly federation: Federation;
-  readonly demand: DemandSignal;
-}
-
-/**
- * The app as a plugin (as in fastify/demo): error handling, the routes and their hooks, and the
- * reload decorator. Data flows one way: plugin, protocol handler, tools, matcher and registry.
- */
-export const app: FastifyPluginAsync<AppParts> = async (instance, { config, holder, sessions, metrics, serverVersion, federation, demand }) => {
-  const catalog = (): Catalog => holder.current();
-  // Set before any plugin so that every route inherits it: no stack trace or detail on the wire.
-  instance.setErrorHandler(handleError);
-  instance.setNotFoundHandler((request, reply) =>
-    reply.code(404).send(plainError(404, `No route for ${request.method} ${request.url.split('?')[0]!.slice(0, 200)}`))
-  );
-  instance.addHook('onClose', async () => {
-    federation.stop();
-    await demand.close();
-    await sessions.close();
-  });
-  // Peers are fetched once the server answers, in the background: never in the way of start-up.
-  instance.addHook('onListen', (done) => {
-    federation.start();
-    done();
-  });
-
-  instance.decorate('reloadRegistry', async () => {
-    const outcome = await holder.reload();
-    if (outcome.ok) {
-      federation.setPeers(holder.current().registry.endorsements);
-      // A peer endorsed again finds its disk copy (disk only; peers are fetched by the schedule).
-      await federation.loadCache();
-    }
-    metrics.reloaded(outcome, holder.current());
-    if (outcome.ok) instance.log.info({ version: outcome.version, sha256: outcome.sha256, categories: outcome.categories }, 'registry reloaded');
-    else instance.log.error({ reason: outcome.error }, 'registry reload failed; still serving the previous registry');
-    return outcome;
-  });
-
-  await instance.register(requestLog);
-  await instance.register(metricsPlugin, { metrics });
-  await instance.register(originPolicy, { allowedOrigins: config.allowedOrigins, allowedHosts: config.allowedHosts, listenHost: config.host });
-  await instance.register(health, { catalog, sessions, serverVersion });
-  const publicUrl = { publicUrl: config.publicUrl, allowedHosts: config.allowedHosts };
-  await instance.register(discoveryRoutes, { catalog, serverVersion, registryName: registryName(), publicUrl });
-  await instance.register(registryRoutes, { catalog });
-  await instance.register(federationRoutes, { federation });
-  const demandOnPage = { signal: demand, public: config.demandPublic, minClients: config.demandMinClients, windowDays: config.demandWindowDays };
-  const handler = createMcpHandler({ catalog, sessions, serverVersion, federation, demand, onToolResult: metrics.toolResult });
-  // One rate-limit budget and one load monitor per client for every route that runs the matcher
-  // or reads the demand counts: the page, /demand and /mcp share them, so a client spends one
-  // budget, not three. Health, metrics and the JSON routes stay outside, as before.
-  await instance.register(async (limited) => {
-    await protect(limited, config);
-    await limited.register(pageRoutes, { catalog, federation, publicUrl, demand: demandOnPage });
-    // The curator's report: the route exists only with a token to guard it.
-    if (config.demandToken !== undefined) await limited.register(demandRoutes, { demand, token: config.demandToken, names: () => categoryNames(catalog()) });
-    await limited.register(mcpEndpoint, { handler });
-  });
 };
 
 /**

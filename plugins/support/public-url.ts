@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../../src/config.js';
-import { hostAllowed } from '../origin-policy.js';
+import { hostAllowed } from '../infrastructure/origin-policy.js';
 
 export type PublicUrlOptions = Pick<Config, 'publicUrl' | 'allowedHosts'>;
 

@@ -1,4 +1,4 @@
-import type { Matcher, MatchOutcome, PreparedQuery } from '../matcher/matcher.js';
+import type { MatchCandidate, Matcher, MatchOutcome, PreparedQuery } from '../matcher/matcher.js';
 
 /**
  * What one query amounts to for the demand signal (issue 25): its outcome, and the words a curator
@@ -82,6 +82,11 @@ function phrases (words: readonly string[]): string[] {
   return out;
 }
 
+/** No other candidate scored as much as `closest`. */
+function standsOut (closest: MatchCandidate, candidates: readonly MatchCandidate[]): boolean {
+  return candidates.every((c) => c.slug === closest.slug || c.score < closest.score);
+}
+
 /**
  * What `outcome` of this registry's `matcher` for the `prepared` query amounts to. `peerAnswered`:
  * an endorsed curator's registry answered what this one did not (get_federated_sources).
@@ -102,9 +107,10 @@ export function askedOf (matcher: Matcher, prepared: PreparedQuery, outcome: Mat
     for (const entry of entries) items.push(key('scope', slug, entry));
     return { outcome: result, totals, items };
   }
-  // Close to one category: within half the threshold of an answer (a word shared by chance,
-  // "home" of a sourdough question, scores less), or one word a category names, too vague alone.
-  const closest = outcome.closest !== null && (outcome.reason === 'too-vague' || outcome.closest.score >= outcome.threshold / 2) ? outcome.closest : null;
+  // Close to one category: it scored more than any other (a word several categories share,
+  // "home" of a sourdough question, brings none of them nearer than the rest), or it names the
+  // one word asked, too vague alone.
+  const closest = outcome.closest !== null && (outcome.reason === 'too-vague' || standsOut(outcome.closest, outcome.candidates)) ? outcome.closest : null;
   // Declined for want of a category: what nobody here covers. A too-vague word is covered.
   if (outcome.reason !== 'too-vague') {
     for (const w of words) items.push(key('term', w));

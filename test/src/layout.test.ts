@@ -10,19 +10,29 @@ function sources (dir: string): string[] {
     .map((e) => join(e.parentPath, e.name));
 }
 
-t.test('the layout the README describes: src/ imports no Fastify (but the composition root); each file directly in plugins/ is a Fastify plugin, what they share sits in plugins/support/ (issue 24, item 21)', async (t) => {
-  // app.ts is the composition root: it builds the Fastify instance and registers the plugins.
+t.test('the layout the README describes: src/ imports no Fastify (but the composition root); plugins/ holds the app plugin, infrastructure/ and routes/ one Fastify plugin per file, support/ what they share (issues 24 and 33)', async (t) => {
+  // app.ts is the composition root: it builds the Fastify instance and registers the app plugin.
   for (const file of sources(join(ROOT, 'src')).filter((f) => relative(ROOT, f) !== join('src', 'app.ts'))) {
     t.notMatch(readFileSync(file, 'utf8'), /from '(fastify|@fastify\/[\w-]+|fastify-plugin)'/, `${relative(ROOT, file)}: no Fastify import`);
   }
-  const top = readdirSync(join(ROOT, 'plugins'), { withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith('.ts'));
-  t.ok(top.length >= 8);
-  for (const entry of top) {
-    const text = readFileSync(join(ROOT, 'plugins', entry.name), 'utf8');
-    t.match(text, /export const \w+(: FastifyPluginAsync<[^>]*>)? = (fp(<[^>]*>)?\(|async \(app)/, `plugins/${entry.name}: exports a plugin`);
+  const src = readFileSync(join(ROOT, 'src', 'app.ts'), 'utf8');
+  t.notMatch(src, /FastifyPluginAsync/, 'the composition root holds no plugin of its own');
+  t.match(readFileSync(join(ROOT, 'plugins', 'app.ts'), 'utf8'), /export const app: FastifyPluginAsync<AppParts> = async \(instance/, 'plugins/app.ts: the app as a plugin');
+  const folders = ['infrastructure', 'routes'];
+  const top = readdirSync(join(ROOT, 'plugins'), { withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name);
+  t.same(top, ['app.ts'], 'beside the folders, only the app plugin');
+  for (const folder of folders) {
+    const files = sources(join(ROOT, 'plugins', folder));
+    t.ok(files.length >= (folder === 'routes' ? 7 : 3), `plugins/${folder}/ holds its plugins`);
+    for (const file of files) {
+      t.match(readFileSync(file, 'utf8'), /export const \w+(: FastifyPluginAsync<[^>]*>)? = (fp(<[^>]*>)?\(|async \(app)/, `${relative(ROOT, file)}: exports a plugin`);
+    }
   }
   for (const file of sources(join(ROOT, 'plugins', 'support'))) {
     t.notMatch(readFileSync(file, 'utf8'), /FastifyPluginAsync|fastify-plugin/, `${relative(ROOT, file)}: no plugin here, only what plugins share`);
+  }
+  for (const folder of ['infrastructure', 'routes']) {
+    t.ok(sources(join(ROOT, 'test', 'plugins', folder)).length > 0, `test/plugins/${folder}/ mirrors it`);
   }
 });
 

@@ -1,14 +1,14 @@
 import helmet from '@fastify/helmet';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { Catalog } from '../src/catalog.js';
-import type { FederationView } from '../src/federation/federation.js';
-import { BASE_URL_PLACEHOLDER } from '../src/provenance/facts.js';
-import { PAGE_ASSETS, renderCategory, renderHome, renderNotFound } from '../src/page/render.js';
-import { categoryNames } from '../src/catalog.js';
-import { categoryPageView, categoryView, homeView, notFoundView } from '../src/page/view.js';
-import { clientKey } from '../src/clients/client-key.js';
-import type { DemandSignal } from '../src/demand/signal.js';
-import { publicBaseUrl, type PublicUrlOptions } from './support/public-url.js';
+import type { Catalog } from '../../src/catalog.js';
+import type { FederationView } from '../../src/federation/federation.js';
+import { BASE_URL_PLACEHOLDER } from '../../src/provenance/facts.js';
+import { PAGE_ASSETS, renderCategory, renderHome, renderNotFound } from '../../src/page/render.js';
+import { categoryNames } from '../../src/catalog.js';
+import { categoryPageView, categoryView, homeView, notFoundView } from '../../src/page/view.js';
+import { clientKey } from '../../src/clients/client-key.js';
+import type { DemandSignal } from '../../src/demand/signal.js';
+import { publicBaseUrl, type PublicUrlOptions } from '../support/public-url.js';
 
 export interface PageRoutesOptions {
   readonly catalog: () => Catalog;

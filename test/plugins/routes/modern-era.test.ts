@@ -1,5 +1,5 @@
 import t from 'tap';
-import { build, openSession, rpc } from '../helpers/build.js';
+import { build, openSession, rpc } from '../../helpers/build.js';
 
 const V = '2026-07-28';
 const META = {

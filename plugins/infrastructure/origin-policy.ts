@@ -1,9 +1,9 @@
 import cors from '@fastify/cors';
 import fp from 'fastify-plugin';
-import type { Config } from '../src/config.js';
-import { Failures } from '../src/mcp/errors.js';
-import { BoundedMemo } from '../src/util/bounded-memo.js';
-import { isMcpRequest, sendFailure } from './support/http-errors.js';
+import type { Config } from '../../src/config.js';
+import { Failures } from '../../src/mcp/errors.js';
+import { BoundedMemo } from '../../src/util/bounded-memo.js';
+import { isMcpRequest, sendFailure } from '../support/http-errors.js';
 
 export interface OriginPolicyOptions extends Pick<Config, 'allowedOrigins' | 'allowedHosts'> {
   /** The address the server listens on: on a loopback one, the Host header is checked too. */

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { Catalog } from '../src/catalog.js';
-import { serverCard } from '../src/discovery/server-card.js';
-import { MCP_PATH, plainError } from './support/http-errors.js';
-import { publicBaseUrl, type PublicUrlOptions } from './support/public-url.js';
+import type { Catalog } from '../../src/catalog.js';
+import { serverCard } from '../../src/discovery/server-card.js';
+import { MCP_PATH, plainError } from '../support/http-errors.js';
+import { publicBaseUrl, type PublicUrlOptions } from '../support/public-url.js';
 
 export interface DiscoveryOptions {
   readonly catalog: () => Catalog;

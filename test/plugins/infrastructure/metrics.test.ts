@@ -1,10 +1,10 @@
 import t from 'tap';
 import { Histogram, Registry } from 'prom-client';
-import { createMetrics } from '../../plugins/metrics.js';
-import { DEFAULT_THRESHOLD } from '../../src/matcher/matcher.js';
-import { prepareCatalog } from '../../src/catalog.js';
-import { MemorySessionStore } from '../../src/sessions/memory.js';
-import { SHIPPED_REGISTRY, serverSigning } from '../helpers/build.js';
+import { createMetrics } from '../../../plugins/infrastructure/metrics.js';
+import { DEFAULT_THRESHOLD } from '../../../src/matcher/matcher.js';
+import { prepareCatalog } from '../../../src/catalog.js';
+import { MemorySessionStore } from '../../../src/sessions/memory.js';
+import { SHIPPED_REGISTRY, serverSigning } from '../../helpers/build.js';
 
 /** The lines of one metric family in Prometheus text. */
 const family = (text: string, name: string) => text.split('\n').filter((line) => line.startsWith(name) || line.includes(` ${name} `));

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import t from 'tap';
-import { buildApp } from '../../src/app.js';
-import { prepareCatalog } from '../../src/catalog.js';
-import { answersFor, getSources } from '../../src/mcp/tools/get-sources.js';
-import { INIT_PARAMS, MCP_HEADERS, SHIPPED_REGISTRY, TEST_PUBLIC_KEY, build, callTool, openSession, rpc, otherPublicKey, testConfig, serverSigning } from '../helpers/build.js';
+import { buildApp } from '../../../src/app.js';
+import { prepareCatalog } from '../../../src/catalog.js';
+import { answersFor, getSources } from '../../../src/mcp/tools/get-sources.js';
+import { INIT_PARAMS, MCP_HEADERS, SHIPPED_REGISTRY, TEST_PUBLIC_KEY, build, callTool, openSession, rpc, otherPublicKey, testConfig, serverSigning } from '../../helpers/build.js';
 
 const init = (id: unknown = 1, params: unknown = INIT_PARAMS) => ({ jsonrpc: '2.0', id, method: 'initialize', params });
 

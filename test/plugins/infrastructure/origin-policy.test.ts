@@ -1,6 +1,6 @@
 import t from 'tap';
-import { isLoopback } from '../../plugins/origin-policy.js';
-import { build } from '../helpers/build.js';
+import { isLoopback } from '../../../plugins/infrastructure/origin-policy.js';
+import { build } from '../../helpers/build.js';
 
 // Issue 31, finding 11: these spellings of a loopback HOST turned the DNS-rebinding Host check off.
 const LOOPBACK = ['127.0.0.1', 'localhost', 'LOCALHOST', 'localhost.', '127.1', '2130706433', '::1', '[::1]', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1', '127.8.9.10', 'app.localhost'];

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { ROOT, SHIPPED_REGISTRY, build } from '../helpers/build.js';
+import { ROOT, SHIPPED_REGISTRY, build } from '../../helpers/build.js';
 
 t.test('/health names both versions apart: the server it is and the registry it serves now', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), '3gs-health-'));

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { FederationView } from '../src/federation/federation.js';
+import type { FederationView } from '../../src/federation/federation.js';
 
 export interface FederationRoutesOptions {
   readonly federation: FederationView;

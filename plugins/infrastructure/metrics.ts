@@ -1,11 +1,11 @@
 import fp from 'fastify-plugin';
 import { Counter, Gauge, Registry, collectDefaultMetrics, type Histogram } from 'prom-client';
-import type { Catalog, ReloadOutcome } from '../src/catalog.js';
-import { NO_FEDERATION, type FederationView } from '../src/federation/federation.js';
-import type { SessionStore } from '../src/sessions/store.js';
-import type { ToolResult } from '../src/mcp/tools/tool.js';
-import { TOOL_NAMES } from '../src/mcp/tools/toolbox.js';
-import { rpcSummary } from '../src/mcp/rpc-summary.js';
+import type { Catalog, ReloadOutcome } from '../../src/catalog.js';
+import { NO_FEDERATION, type FederationView } from '../../src/federation/federation.js';
+import type { SessionStore } from '../../src/sessions/store.js';
+import type { ToolResult } from '../../src/mcp/tools/tool.js';
+import { TOOL_NAMES } from '../../src/mcp/tools/toolbox.js';
+import { rpcSummary } from '../../src/mcp/rpc-summary.js';
 
 /** Label values we accept as they are; anything else a client sends becomes "other", so label sets stay bounded. */
 const METHODS = new Set(['initialize', 'ping', 'notifications/initialized', 'tools/list', 'tools/call', 'server/discover', 'subscriptions/listen']);

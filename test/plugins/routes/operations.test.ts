@@ -2,11 +2,11 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { CatalogHolder, prepareCatalog } from '../../src/catalog.js';
-import { keyFromSeed } from '../../src/provenance/keys.js';
-import { SHIPPED_REGISTRY, TEST_SEED, build, callTool, openSession, rpc, serverSigning } from '../helpers/build.js';
-import { TOOL_NAMES } from '../../src/mcp/tools/toolbox.js';
-import { waitFor } from '../helpers/wait.js';
+import { CatalogHolder, prepareCatalog } from '../../../src/catalog.js';
+import { keyFromSeed } from '../../../src/provenance/keys.js';
+import { SHIPPED_REGISTRY, TEST_SEED, build, callTool, openSession, rpc, serverSigning } from '../../helpers/build.js';
+import { TOOL_NAMES } from '../../../src/mcp/tools/toolbox.js';
+import { waitFor } from '../../helpers/wait.js';
 
 async function registryCopy (): Promise<{ file: string; data: any; write: (d: unknown) => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), '3gs-reload-'));

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import t from 'tap';
-import { ROOT, SHIPPED_REGISTRY, build, callTool, openSession, rpc } from '../helpers/build.js';
-import { endorsingRegistry, newKey, peerDocuments, peerRegistry, servePeer } from '../helpers/peers.js';
+import { ROOT, SHIPPED_REGISTRY, build, callTool, openSession, rpc } from '../../helpers/build.js';
+import { endorsingRegistry, newKey, peerDocuments, peerRegistry, servePeer } from '../../helpers/peers.js';
 
 const run = promisify(execFile);
 

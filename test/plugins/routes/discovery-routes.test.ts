@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import formats from 'ajv-formats';
 import t from 'tap';
-import { MAX_DESCRIPTION } from '../../src/discovery/server-card.js';
-import { packageVersion } from '../../src/project.js';
-import { build, fixture, ROOT } from '../helpers/build.js';
+import { MAX_DESCRIPTION } from '../../../src/discovery/server-card.js';
+import { packageVersion } from '../../../src/project.js';
+import { build, fixture, ROOT } from '../../helpers/build.js';
 
 /** The official MCP Registry's server.json schema, vendored (test/fixtures/vendor/README.md says from where). */
 function registrySchema () {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { Catalog } from '../src/catalog.js';
-import type { SessionStore } from '../src/sessions/store.js';
+import type { Catalog } from '../../src/catalog.js';
+import type { SessionStore } from '../../src/sessions/store.js';
 
 export interface HealthOptions {
   readonly catalog: () => Catalog;

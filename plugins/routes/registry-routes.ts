@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { Catalog } from '../src/catalog.js';
+import type { Catalog } from '../../src/catalog.js';
 
 export interface RegistryRoutesOptions {
   readonly catalog: () => Catalog;

@@ -1,14 +1,14 @@
 import accepts from '@fastify/accepts';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import sjson from 'secure-json-parse';
-import { ALLOWED_METHODS, SESSION_HEADER, type McpHandler, type McpReply } from '../src/mcp/dispatch.js';
-import { envelopeSchema, rejectEnvelope } from '../src/mcp/envelope.js';
-import type { McpHeaders } from '../src/mcp/era.js';
-import { Failures } from '../src/mcp/errors.js';
-import type { JsonRpcMessage } from '../src/mcp/jsonrpc.js';
-import { messageText } from '../src/mcp/stable-json.js';
-import { BoundedMemo } from '../src/util/bounded-memo.js';
-import { OwnErrorCode, ownError, sendFailure } from './support/http-errors.js';
+import { ALLOWED_METHODS, SESSION_HEADER, type McpHandler, type McpReply } from '../../src/mcp/dispatch.js';
+import { envelopeSchema, rejectEnvelope } from '../../src/mcp/envelope.js';
+import type { McpHeaders } from '../../src/mcp/era.js';
+import { Failures } from '../../src/mcp/errors.js';
+import type { JsonRpcMessage } from '../../src/mcp/jsonrpc.js';
+import { messageText } from '../../src/mcp/stable-json.js';
+import { BoundedMemo } from '../../src/util/bounded-memo.js';
+import { OwnErrorCode, ownError, sendFailure } from '../support/http-errors.js';
 
 export interface McpEndpointOptions {
   readonly handler: McpHandler;

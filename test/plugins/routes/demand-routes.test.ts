@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { FastifyInstance } from 'fastify';
-import { build, rpc } from '../helpers/build.js';
+import { build, rpc } from '../../helpers/build.js';
 
 const TOKEN = 'curator-token-0123456789';
 const auth = { authorization: `Bearer ${TOKEN}` };

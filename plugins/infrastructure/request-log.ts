@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { rpcSummary } from '../src/mcp/rpc-summary.js';
+import { rpcSummary } from '../../src/mcp/rpc-summary.js';
 
 /** The path without its query string: the page's search (`/?q=`) is what someone asked, never logged. */
 function pathOf (url: string): string {

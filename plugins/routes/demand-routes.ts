@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
-import type { DemandSignal } from '../src/demand/signal.js';
-import { plainError } from './support/http-errors.js';
+import type { DemandSignal } from '../../src/demand/signal.js';
+import { plainError } from '../support/http-errors.js';
 
 export interface DemandRoutesOptions {
   readonly demand: DemandSignal;
