@@ -89,7 +89,7 @@ M=[
  ('src/clients/client-key.ts',"const bare = withoutPort(address.trim());","const bare = address.trim();",DEMAND,'client: port stripped'),
  ('src/app.ts',"    ipv6Prefix: config.demandIpv6Prefix,\n","",DEMAND,'demand: the operator\'s prefix'),
  ('plugins/support/load-protection.ts',"keyGenerator: (request) => clientKey(request.ip, options.rateLimitIpv6Prefix),","keyGenerator: (request) => request.ip,",DEMAND,'rate limit: one client per network'),
- ('src/app.ts',"    await protect(limited, config);\n","",DEMAND,'rate limit: one budget across routes'),
+ ('plugins/app.ts',"    await protect(limited, config);\n","",DEMAND,'rate limit: one budget across routes'),
  ('plugins/routes/page-routes.ts',"&& askedByReader(request)) demand","&& true) demand",DEMAND,'demand: page searches other sites make'),
  ('plugins/routes/demand-routes.ts',"return presented !== undefined && timingSafeEqual(digest(presented), expected);","return presented !== undefined;",DEMAND,'demand: the token'),
  ('src/cli/demand.ts',"const problem = demandReportProblem(report);","const problem = undefined as string | undefined;",DEMAND_CLI,'demand CLI: report shape'),

@@ -1,16 +1,13 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { WordVectors } from '../semantic/word-vectors.js';
-import { buildMatcherInSlices, IndexTooLarge, PEER_INDEX_LIMITS, type Matcher } from '../matcher/matcher.js';
-import { sharedSpellingSteps } from '../matcher/spelling.js';
-import { runInSlices } from '../util/slices.js';
+import type { Matcher } from '../matcher/matcher.js';
 import type { SigningMode } from '../provenance/signature.js';
 import type { Endorsement, Registry } from '../registry/types.js';
-import { createHash } from 'node:crypto';
-import { loadCopy, saveCopy, type CachedCopy } from './cache.js';
+import { loadCopy, saveCopy } from './cache.js';
+import { CopyLoader, fingerprint } from './copy-loader.js';
 import { fetchDocument, PeerFetchError, type FetchLimits } from './fetch.js';
-import { DOCUMENT_LIMITS, PeerVerifier, type VerifierOptions } from './verifier.js';
+import { DOCUMENT_LIMITS, type VerifierOptions } from './verifier.js';
 import { inLog } from './peer-text.js';
-import { PeerRefused, type InUse, type PeerDocuments } from './verify.js';
+import { PeerRefused } from './verify.js';
 
 /** Computed when read, from the age of the last good copy. */
 export type PeerState = 'fresh' | 'stale' | 'unavailable';
@@ -78,8 +75,6 @@ const SIGNATURE_MAX_BYTES = DOCUMENT_LIMITS.signature;
 const DEFAULTS = { timeoutMs: 5000, maxBytes: PEER_MAX_BYTES, maxRedirects: 3, concurrency: 4 };
 /** The first retry of a failing peer; each further failure doubles it, up to the refresh period. */
 const FIRST_BACKOFF_MS = 5000;
-/** How long the copies must stay unchanged before the shared spelling index is rebuilt. */
-const SPELLING_QUIET_MS = 200;
 /** How often the scheduler looks for peers that are due. */
 const TICK_MS = 250;
 /** A copy older than this many refresh periods is stale (two missed refreshes in a row). */
@@ -95,18 +90,6 @@ interface Peer {
   inFlight: boolean;
 }
 
-function fingerprint (docs: PeerDocuments): string {
-  const hash = createHash('sha256');
-  for (const doc of [docs.registry, docs.signature, docs.history]) hash.update(createHash('sha256').update(doc).digest());
-  return hash.digest('hex');
-}
-
-/** What a new copy must move forward from: checked in the worker, before the copy is parsed. */
-function inUseOf (copy: PeerCopy | undefined): InUse | undefined {
-  if (copy === undefined) return undefined;
-  return { version: copy.version, historyLength: copy.historyLength, head: copy.historyHead };
-}
-
 /** ±10%: peers endorsed together do not all refresh in the same second. */
 const jitter = (ms: number) => ms * (0.9 + Math.random() * 0.2);
 
@@ -114,7 +97,8 @@ const jitter = (ms: number) => ms * (0.9 + Math.random() * 0.2);
  * The registries of the curators this registry endorses, each verified before use. Fetches run
  * in the background, a few at a time, never in the way of start-up or a request; a peer that
  * fails keeps its last good copy and backs off exponentially. One hop: a peer's own
- * endorsements are never followed.
+ * endorsements are never followed. This is the schedule; what becomes of the documents fetched
+ * (verified, indexed, a spelling index shared by all copies) is the CopyLoader's.
  */
 export class Federation implements FederationView {
   readonly #options: Required<Omit<FederationOptions, 'cacheDir' | 'onEvent' | 'verifier' | 'meaning'>> & Pick<FederationOptions, 'cacheDir' | 'onEvent' | 'meaning'>;
@@ -123,18 +107,14 @@ export class Federation implements FederationView {
   #running = 0;
   /** Aborts the fetches in flight when the server closes. */
   #stopped = new AbortController();
-  /** Verifies copies off the event loop, one at a time; replaced when the federation stops. */
-  #verifier: PeerVerifier;
   readonly #verifierOptions: VerifierOptions;
-  /** Indexing a verified copy runs one peer at a time, in slices between which requests are served. */
-  #accepting: Promise<unknown> = Promise.resolve();
-  /** Runs the next rebuild of the shared spelling index, once the copies have stopped changing. */
-  #spellingTimer: NodeJS.Timeout | undefined;
+  /** Verifies and indexes copies; replaced when the federation stops. */
+  #loader: CopyLoader;
 
   constructor (options: FederationOptions) {
     this.#options = { ...DEFAULTS, now: Date.now, ...options };
     this.#verifierOptions = options.verifier ?? {};
-    this.#verifier = new PeerVerifier(this.#verifierOptions);
+    this.#loader = this.#newLoader();
   }
 
   /**
@@ -161,7 +141,7 @@ export class Federation implements FederationView {
       }
     }
     this.#peers = next;
-    this.#queueSpelling();
+    this.#loader.queueSpelling();
   }
 
   /** Reads the copies kept on disk, each verified again; for peers that have none yet. */
@@ -177,12 +157,12 @@ export class Federation implements FederationView {
           return;
         }
         try {
-          const copy = await this.#accept(peer, kept);
+          const copy = await this.#loader.accept(peer.endorsement.pubkey, kept, peer.copy);
           // A fetched copy came first, or the peer was dropped: the disk copy (checked against no
           // copy) must not replace it.
           if (peer.copy !== undefined || this.#peers.get(peer.endorsement.pubkey) !== peer) return;
           peer.copy = copy;
-          this.#queueSpelling();
+          this.#loader.queueSpelling();
         } catch (err) {
           this.#options.onEvent?.({ kind: 'refused', peer: peer.endorsement, reason: `disk copy: ${(err as Error).message}`, serving: false });
         }
@@ -203,10 +183,19 @@ export class Federation implements FederationView {
     clearInterval(this.#timer);
     this.#timer = undefined;
     this.#stopped.abort();
-    clearTimeout(this.#spellingTimer);
-    this.#spellingTimer = undefined;
-    void this.#verifier.close();
-    this.#verifier = new PeerVerifier(this.#verifierOptions);
+    this.#loader.close();
+    this.#loader = this.#newLoader();
+  }
+
+  #newLoader (): CopyLoader {
+    const { matchThreshold, allowLoopbackHttp, meaning, now } = this.#options;
+    const copies = () => [...this.#peers.values()].flatMap((p) => (p.copy === undefined ? [] : [p.copy]));
+    return new CopyLoader({ matchThreshold, allowLoopbackHttp, meaning, now, verifier: this.#verifierOptions, copies });
+  }
+
+  /** Resolves once no copy is being indexed and the shared spelling index covers every copy (benchmarks, tests). */
+  idle (): Promise<void> {
+    return this.#loader.idle();
   }
 
   peers (): readonly PeerView[] {
@@ -262,7 +251,7 @@ export class Federation implements FederationView {
       const docs = { registry: registry!, signature: signature!, history: history! };
       const previous = peer.copy;
       const unchanged = previous !== undefined && previous.fingerprint === fingerprint(docs);
-      const copy = unchanged ? { ...previous, fetchedAt } : await this.#accept(peer, docs, fetchedAt);
+      const copy = unchanged ? { ...previous, fetchedAt } : await this.#loader.accept(endorsement.pubkey, docs, previous, fetchedAt);
       // Dropped or re-pointed while the fetch ran: this answer is for a peer that is no more.
       if (this.#peers.get(endorsement.pubkey) !== peer || this.#stopped.signal.aborted) return;
       // Another copy came into use meanwhile (a disk copy read at a reload): this one was checked
@@ -275,7 +264,7 @@ export class Federation implements FederationView {
         peer.nextAttempt = fetchedAt + jitter(this.#options.refreshMs);
         return;
       }
-      this.#queueSpelling();
+      this.#loader.queueSpelling();
       peer.lastSuccess = fetchedAt;
       peer.failures = 0;
       peer.nextAttempt = fetchedAt + jitter(this.#options.refreshMs);
@@ -299,61 +288,5 @@ export class Federation implements FederationView {
       peer.nextAttempt = now + jitter(Math.min(this.#options.refreshMs, FIRST_BACKOFF_MS * 2 ** (peer.failures - 1)));
       this.#options.onEvent?.({ kind: err instanceof PeerRefused ? 'refused' : 'failed', peer: endorsement, reason, serving: peer.copy !== undefined });
     }
-  }
-
-  /**
-   * Rebuilds, after the copies changed, one spelling index over every copy's words, in slices, in
-   * the same queue as indexing; each copy's matcher then reads it as its own (until then, its own).
-   * A word that a hundred peers use is compared once per query instead of a hundred times.
-   */
-  #queueSpelling (): void {
-    // Copies arrive together (start-up, a refresh round): one rebuild after a quiet moment serves
-    // them all. The wait is outside the indexing queue, so that copies are never held up by it.
-    clearTimeout(this.#spellingTimer);
-    this.#spellingTimer = setTimeout(() => {
-      this.#spellingTimer = undefined;
-      this.#accepting = this.#accepting
-        .then(async () => {
-          const copies = [...this.#peers.values()].flatMap((p) => (p.copy === undefined ? [] : [p.copy]));
-          if (copies.length === 0) return;
-          const shared = await runInSlices(sharedSpellingSteps(copies.map((c) => c.matcher.vocabulary())), nextTurn);
-          copies.forEach((copy, id) => copy.matcher.useSpelling(shared.forVocabulary(id)));
-        })
-        .catch(() => undefined);
-    }, SPELLING_QUIET_MS);
-    this.#spellingTimer.unref();
-  }
-
-  /** Resolves once no copy is being indexed and the shared spelling index covers every copy (benchmarks, tests). */
-  async idle (): Promise<void> {
-    for (;;) {
-      const queue = this.#accepting;
-      await queue;
-      if (this.#spellingTimer === undefined && queue === this.#accepting) return;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-
-  /**
-   * Verifies documents for a peer (in the worker, against the copy in use: a rollback is refused
-   * before the copy is even parsed) and builds its matcher in slices; throws PeerRefused. Copies
-   * are indexed one peer at a time.
-   */
-  async #accept (peer: Peer, docs: PeerDocuments & Partial<Pick<CachedCopy, 'fetchedAt'>>, fetchedAt = docs.fetchedAt ?? this.#options.now()): Promise<PeerCopy> {
-    const verified = await this.#verifier.verify(docs, peer.endorsement.pubkey, this.#options.allowLoopbackHttp, inUseOf(peer.copy));
-    const turn = this.#accepting.then(async () => {
-      try {
-        const matcher = await buildMatcherInSlices(verified.registry, this.#options.matchThreshold, {
-          limits: PEER_INDEX_LIMITS,
-          pause: nextTurn,
-          meaning: this.#options.meaning,
-        });
-        return { ...verified, matcher, fetchedAt, fingerprint: fingerprint(docs) };
-      } catch (err) {
-        throw err instanceof IndexTooLarge ? new PeerRefused(err.message) : err;
-      }
-    });
-    this.#accepting = turn.catch(() => undefined);
-    return turn;
   }
 }
