@@ -23,14 +23,15 @@ export function declineCandidates (
   lexical: readonly MatchCandidate[],
   prepared: PreparedQuery,
   rules: MatcherRules,
-  meaning: MeaningIndex | undefined
+  meaning: MeaningIndex | undefined,
+  outOfScope: ReadonlyMap<string, unknown> = new Map()
 ): readonly MatchCandidate[] {
   const pool = new Map(lexical.map((c) => [c.slug, c]));
   const query = meaning?.vectorOf(prepared.words);
   if (meaning !== undefined && query !== undefined) {
     for (const c of lexical) pool.set(c.slug, { ...c, similarity: meaning.similarity(query, c.slug) });
     for (const { slug, similarity } of meaning.nearest(query, rules.nearestInMeaning)) {
-      if (!pool.has(slug) && similarity >= rules.meaningFloor) pool.set(slug, { slug, score: 0, similarity });
+      if (!pool.has(slug) && !outOfScope.has(slug) && similarity >= rules.meaningFloor) pool.set(slug, { slug, score: 0, similarity });
     }
   }
   // Named only when it could be meant: its words come part of the way to an answer, or its meaning is near.

@@ -113,7 +113,8 @@ function * matcherSteps (registry: Registry, defaultThreshold: number, options: 
       const ranking = rankings.get(remembered, () => Object.freeze(scorer.rank(prepared, capitals, asker)));
       const outcome = decide(ix, ranking, prepared, threshold, rules);
       if (outcome.kind === 'match' || outcome.reason === 'empty-query' || outcome.reason === 'too-long') return outcome;
-      const candidates = named.get(remembered, () => declineCandidates(outcome.candidates, prepared, rules, meaning));
+      // A category whose curator put the question out of its scope is never named, however near in meaning.
+      const candidates = named.get(remembered, () => declineCandidates(outcome.candidates, prepared, rules, meaning, scorer.excluded(prepared.stems)));
       return { ...outcome, candidates };
     },
     remembered: () => ({ rankings: rankings.size, corrections: scorer.remembered() }),

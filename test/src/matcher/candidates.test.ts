@@ -78,3 +78,12 @@ t.test('a category that shares an everyday word with the question, and little of
   const lexical = declined(buildMatcher(registry, undefined, { rules: { ...RULES, candidateScoreFloor: 0 } }).match(question));
   t.ok(lexical.candidates.some((c) => c.slug.startsWith('home-')), 'without the floor, the shared word named them');
 });
+
+t.test('a category whose curator put the question out of its scope is never named, however near in meaning (issue 33, item 3)', async (t) => {
+  const question = 'my loaf came out flat and gummy';
+  const scoped = validateRegistry({ ...registry, categories: { ...registry.categories, 'home-baking': { ...registry.categories['home-baking']!, notAbout: ['loaf'] } } });
+  if (!scoped.ok) throw new Error(scoped.problems.join());
+  const named = declined(buildMatcher(scoped.registry, undefined, { meaning }).match(question)).candidates;
+  t.notOk(named.some((c) => c.slug === 'home-baking'), `not named: ${named.map((c) => c.slug).join(', ')}`);
+  t.ok(declined(buildMatcher(registry, undefined, { meaning }).match(question)).candidates.some((c) => c.slug === 'home-baking'), 'without the entry it is');
+});
