@@ -33,19 +33,31 @@ export async function demand (args: readonly string[], io: CliIo): Promise<numbe
     io.err(`usage: three-good-sources ${DEMAND_USAGE}`);
     return 1;
   }
+  const report = await fetchDemandReport(rest[0]!, tokenFile, timeoutS, io);
+  if (report === undefined) return 1;
+  if (json) io.out(JSON.stringify(report, null, 2));
+  else io.out(formatReport(report).trimEnd());
+  return 0;
+}
+
+/**
+ * A server's demand report, read as `demand` reads it (a token from a file, no redirect, bounded,
+ * its shape checked, its text made visible); undefined, with one line said, when it cannot be.
+ */
+export async function fetchDemandReport (urlText: string, tokenFile: string, timeoutS: number, io: CliIo): Promise<DemandReport | undefined> {
   let token: string;
   try {
     // The token stays out of the command line (and so out of shell history and ps).
     token = (await readFile(tokenFile, 'utf8')).trim();
   } catch (err) {
     io.err(`cannot read the token file ${tokenFile} (${(err as NodeJS.ErrnoException).code ?? 'read error'})`);
-    return 1;
+    return undefined;
   }
   if (token === '') {
     io.err(`the token file ${tokenFile} is empty: put the server's DEMAND_TOKEN in it`);
-    return 1;
+    return undefined;
   }
-  const url = demandUrl(rest[0]!);
+  const url = demandUrl(urlText);
   if (url.protocol === 'http:' && !LOOPBACK.test(url.hostname)) io.err(`warning: sending the token over plain http to ${url.host}: anyone on the way can read it; use https`);
   let reply: FetchedDocument;
   try {
@@ -55,20 +67,20 @@ export async function demand (args: readonly string[], io: CliIo): Promise<numbe
     reply = await getDocument(url, { timeoutMs: timeoutS * 1000, maxBytes: MAX_REPORT_BYTES, maxRedirects: 0, allowLoopbackHttp: true, anyStatus: true, headers: { authorization: `Bearer ${token}` } });
   } catch (err) {
     io.err(`cannot reach ${url.href}: ${err instanceof PeerFetchError ? err.message : 'unreachable'}`);
-    return 1;
+    return undefined;
   }
   const body = reply.body.toString('utf8');
   if (reply.status === 401) {
     io.err(`${url.href} refused the token (401): check the file holds the server's DEMAND_TOKEN`);
-    return 1;
+    return undefined;
   }
   if (reply.status === 404) {
     io.err(`${url.href} has no demand report (404): the server runs without DEMAND_TOKEN, so the route does not exist`);
-    return 1;
+    return undefined;
   }
   if (reply.status !== 200) {
     io.err(`${url.href} answered ${reply.status}: ${visible(body).slice(0, 300)}`);
-    return 1;
+    return undefined;
   }
   let report: unknown;
   try {
@@ -79,12 +91,9 @@ export async function demand (args: readonly string[], io: CliIo): Promise<numbe
   const problem = demandReportProblem(report);
   if (problem !== undefined) {
     io.err(`${url.href} answered something other than a demand report (${visible(problem).slice(0, 200)}): is it a Three Good Sources server's /demand?`);
-    return 1;
+    return undefined;
   }
-  const shown = withVisibleText(report) as DemandReport;
-  if (json) io.out(JSON.stringify(shown, null, 2));
-  else io.out(formatReport(shown).trimEnd());
-  return 0;
+  return withVisibleText(report) as DemandReport;
 }
 
 /**

@@ -4,6 +4,7 @@ import { DIFF_USAGE, diff } from './diff.js';
 import { processIo, type CliIo } from './io.js';
 import { KEYGEN_USAGE, keygen } from './keygen.js';
 import { SIGN_USAGE, sign } from './sign.js';
+import { TRIAGE_USAGE, triage } from './triage.js';
 import { VERIFY_USAGE, verify } from './verify.js';
 import { packageVersion } from '../project.js';
 
@@ -15,14 +16,15 @@ const COMMANDS: ReadonlyMap<string, (args: readonly string[], io: CliIo) => Prom
   ['diff', diff],
   ['check', check],
   ['demand', demand],
+  ['triage', triage],
 ]);
 
 /** Run by the process entry (main.ts) itself: here only its usage, and its refusal of arguments. */
 export const SERVE_USAGE = 'serve   run the server, configured by environment variables as for npm start (see Configuration)';
 
-const USAGE = ['usage: three-good-sources <command>   (or --version)', '', `  ${SERVE_USAGE}`, `  ${KEYGEN_USAGE}`, `  ${SIGN_USAGE}`, `  ${VERIFY_USAGE}`, `  ${DIFF_USAGE}`, `  ${CHECK_USAGE}`, `  ${DEMAND_USAGE}`].join('\n');
+const USAGE = ['usage: three-good-sources <command>   (or --version)', '', `  ${SERVE_USAGE}`, `  ${KEYGEN_USAGE}`, `  ${SIGN_USAGE}`, `  ${VERIFY_USAGE}`, `  ${DIFF_USAGE}`, `  ${CHECK_USAGE}`, `  ${DEMAND_USAGE}`, `  ${TRIAGE_USAGE}`].join('\n');
 
-/** The command-line tool: keygen, sign, verify, diff, check, demand (serve starts in main.ts). Returns the exit code. */
+/** The command-line tool: keygen, sign, verify, diff, check, demand, triage (serve starts in main.ts). Returns the exit code. */
 export async function run (argv: readonly string[], io: CliIo = processIo): Promise<number> {
   const [name, ...args] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {

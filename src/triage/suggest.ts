@@ -1,0 +1,166 @@
+import type { DemandReport } from '../demand/report.js';
+import { buildMatcher, prepareQuery, RULES, type Matcher } from '../matcher/matcher.js';
+import { normalizeText } from '../matcher/normalize.js';
+import type { Category, Registry } from '../registry/types.js';
+import type { WordVectors } from '../semantic/word-vectors.js';
+
+/**
+ * A change to one category drawn from what agents asked: an example question in the askers'
+ * words (from a declined question it came closest to), a keyword they used that it lacks, or a
+ * not-about entry (the curator turns a suggestion into one when the questions were not its topic).
+ */
+export interface Suggestion {
+  readonly kind: 'example-question' | 'keyword' | 'not-about';
+  readonly slug: string;
+  readonly text: string;
+  /** How many distinct clients asked what it comes from, and how often. */
+  readonly clients: number;
+  readonly asks: number;
+}
+
+export interface Move {
+  readonly question: string;
+  readonly of: string;
+  readonly from: string;
+  readonly to: string;
+}
+
+/** What a suggestion would do, judged with the real matcher on the registry with and without it. */
+export interface Consequence {
+  /** Of the declined questions the report shows for this category, those it would answer. */
+  readonly answers: readonly string[];
+  /** Example questions of the registry (of category `of`) whose answer would change, `from` one slug `to` another ('' for a decline). */
+  readonly moves: readonly Move[];
+}
+
+/** A report that names categories this registry does not have was made for another registry. */
+export function unknownSlugs (registry: Registry, report: DemandReport): string[] {
+  const named = [...report.nearMisses.map((n) => n.slug), ...report.scopeRefusals.map((s) => s.slug), ...Object.keys(report.totals.answeredByCategory)];
+  return [...new Set(named)].filter((slug) => !Object.hasOwn(registry.categories, slug));
+}
+
+/**
+ * Every suggestion the report supports, most asked first: a declined question the category came
+ * closest to, as an example question of it, when it could belong there (see couldBelong).
+ */
+export function suggestionsFrom (registry: Registry, report: DemandReport, matcher: Matcher, meaning: boolean): Suggestion[] {
+  const found: Suggestion[] = [];
+  for (const near of report.nearMisses) {
+    const category = registry.categories[near.slug];
+    if (category === undefined) continue;
+    const held = new Set(category.queryPatterns.map(normalizeText));
+    for (const q of near.queries) {
+      if (held.has(normalizeText(q.text)) || !couldBelong(matcher, q.text, near.slug, meaning)) continue;
+      found.push({ kind: 'example-question', slug: near.slug, text: q.text, clients: q.clients, asks: q.asks });
+    }
+  }
+  return found.sort((a, b) => b.clients - a.clients || b.asks - a.asks || a.slug.localeCompare(b.slug) || a.text.localeCompare(b.text));
+}
+
+/**
+ * Whether a declined question may be one the category should answer. Not when it asks for
+ * something other than the topic (a price, a job, news: the matcher's intent words; that is a
+ * not-about entry's work, and it is declined already), nor when the category is not near it in
+ * meaning (a word shared by chance: "list" of a Python question near a packing list). Without the
+ * semantic stage, its words must come half way to an answer.
+ */
+function couldBelong (matcher: Matcher, question: string, slug: string, meaning: boolean): boolean {
+  const prepared = prepareQuery(question);
+  if (prepared.intents.length > 0 || prepared.words.length < 2) return false;
+  const outcome = matcher.match(question, undefined, prepared);
+  if (outcome.kind === 'match') return false;
+  const candidate = outcome.candidates.find((c) => c.slug === slug);
+  if (candidate === undefined) return false;
+  return meaning ? (candidate.similarity ?? 0) >= RULES.meaningFloor : candidate.score >= outcome.threshold / 2;
+}
+
+/** The registry with the suggestion applied; the input is not changed. */
+export function applySuggestion (registry: Registry, s: Suggestion): Registry {
+  const c = registry.categories[s.slug] as Category;
+  const edited: Category =
+    s.kind === 'example-question'
+      ? { ...c, queryPatterns: [...c.queryPatterns, s.text] }
+      : s.kind === 'keyword'
+        ? { ...c, keywords: [...c.keywords, s.text] }
+        : { ...c, notAbout: [...(c.notAbout ?? []), s.text] };
+  return { ...registry, categories: { ...registry.categories, [s.slug]: edited } };
+}
+
+/** Where each example question of the registry is answered: a slug, or '' when declined. */
+function exampleAnswers (registry: Registry, matcher: Matcher): Map<string, string> {
+  const answers = new Map<string, string>();
+  for (const [slug, c] of Object.entries(registry.categories)) {
+    for (const question of c.queryPatterns) {
+      const o = matcher.match(question);
+      answers.set(`${slug}\u0000${question}`, o.kind === 'match' ? o.slug : '');
+    }
+  }
+  return answers;
+}
+
+/** Judges suggestions against one registry: its matcher and its example questions' answers are built once. */
+export function judgeOn (
+  registry: Registry,
+  threshold: number | undefined,
+  meaning: WordVectors | undefined
+): (s: Suggestion, declined: readonly string[]) => Consequence {
+  const before = exampleAnswers(registry, buildMatcher(registry, threshold, { meaning }));
+  return (s, declined) => {
+    const after = applySuggestion(registry, s);
+    const matcher = buildMatcher(after, threshold, { meaning });
+    const answers = declined.filter((q) => {
+      const o = matcher.match(q);
+      return o.kind === 'match' && o.slug === s.slug;
+    });
+    const moves: Move[] = [];
+    for (const [key, to] of exampleAnswers(after, matcher)) {
+      const was = before.get(key);
+      if (was === undefined || was === to) continue;
+      const [of, question] = key.split('\u0000') as [string, string];
+      moves.push({ question, of, from: was, to });
+    }
+    return { answers, moves };
+  };
+}
+
+/** A move that makes an example question go wrong: it was answered by its own category and no longer is. */
+export const goesWrong = (move: Move): boolean => move.from === move.of && move.to !== move.of;
+
+/** A suggestion and what it would do; `skipped` says why it was not taken. */
+export interface Judged {
+  readonly suggestion: Suggestion;
+  readonly consequence: Consequence;
+  readonly skipped?: 'answers-nothing' | 'breaks-examples' | 'adds-warnings' | 'by-curator';
+}
+
+/**
+ * Every suggestion in turn, each judged on the registry as the ones taken before it left it: one
+ * that answers none of the declined questions, or makes an example question go wrong, or that
+ * `acceptable` refuses (the caller's lint), is skipped. What `triage --accept-all` writes.
+ */
+export function takeAll (
+  registry: Registry,
+  report: DemandReport,
+  options: { threshold?: number; meaning?: WordVectors; acceptable?: (edited: Registry) => boolean }
+): { registry: Registry; judged: Judged[] } {
+  const declined = new Map(report.nearMisses.map((n) => [n.slug, n.queries.map((q) => q.text)]));
+  let current = registry;
+  let judge = judgeOn(current, options.threshold, options.meaning);
+  const judged: Judged[] = [];
+  const matcher = buildMatcher(registry, options.threshold, { meaning: options.meaning });
+  for (const suggestion of suggestionsFrom(registry, report, matcher, options.meaning !== undefined)) {
+    const consequence = judge(suggestion, declined.get(suggestion.slug) ?? []);
+    // One that answers only itself is one asker's wording, not yet a way people ask.
+    const others = consequence.answers.filter((q) => normalizeText(q) !== normalizeText(suggestion.text));
+    const skipped = others.length === 0
+      ? 'answers-nothing'
+      : consequence.moves.some(goesWrong)
+        ? 'breaks-examples'
+        : options.acceptable?.(applySuggestion(current, suggestion)) === false ? 'adds-warnings' : undefined;
+    judged.push({ suggestion, consequence, ...(skipped === undefined ? {} : { skipped }) });
+    if (skipped !== undefined) continue;
+    current = applySuggestion(current, suggestion);
+    judge = judgeOn(current, options.threshold, options.meaning);
+  }
+  return { registry: current, judged };
+}
