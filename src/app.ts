@@ -11,7 +11,7 @@ import type { Config } from './config.js';
 import { Federation, type PeerEvent } from './federation/federation.js';
 import { BODY_LIMIT_BYTES } from './mcp/envelope.js';
 import { packageVersion } from './project.js';
-import type { SigningMode } from './provenance/signature.js';
+import { SIGNING_IN_LOG } from './provenance/facts.js';
 import { chooseSigning, signingKey } from './provenance/signing.js';
 import { MemorySessionStore } from './sessions/memory.js';
 import { RedisSessionStore, type AvailabilityEvent } from './sessions/redis.js';
@@ -70,13 +70,6 @@ function requestTimeouts ({ requestTimeoutMs }: Config): ServerOptions {
   const connectionsCheckingInterval = Math.max(50, Math.min(1000, Math.floor(headersTimeout / 4)));
   return { requestTimeout: requestTimeoutMs, headersTimeout, connectionsCheckingInterval };
 }
-
-/** The start-up line's words for each signing mode. */
-const SIGNED_BY: Readonly<Record<SigningMode, string>> = {
-  curator: 'signed by the curator (verified; this server holds no secret key) with',
-  server: 'signed here with the curator key',
-  ephemeral: 'signed with an EPHEMERAL key (development: no curator signed it)',
-};
 
 /**
  * The composition root: loads the registry, opens the session store, creates the Fastify
@@ -163,7 +156,7 @@ export async function buildApp (config: Config, options: AppOptions = {}): Promi
         signing: { mode: signing.mode, publicKey, ...(signing.mode === 'curator' ? { keySource: signing.keySource } : {}) },
         sessionStore: redis === undefined ? { kind: 'memory' } : { kind: 'redis', address: redis },
       },
-      `serving registry ${registry.version} (${categories} categories) on ${instance.listeningOrigin}, ${SIGNED_BY[signing.mode]} ${publicKey}, sessions in ${redis === undefined ? 'memory' : `redis at ${redis}`}`
+      `serving registry ${registry.version} (${categories} categories) on ${instance.listeningOrigin}, ${SIGNING_IN_LOG[signing.mode]} ${publicKey}, sessions in ${redis === undefined ? 'memory' : `redis at ${redis}`}`
     );
     done();
   });

@@ -147,3 +147,10 @@ export function provenanceFacts ({ registry, signed, history }: ProvenanceSource
     recipes,
   };
 }
+
+/** The same facts in the start-up log line's few words, for operators (SIGNED_BY is the sentence agents and people read). */
+export const SIGNING_IN_LOG: Readonly<Record<SigningMode, string>> = {
+  curator: 'signed by the curator (verified; this server holds no secret key) with',
+  server: 'signed here with the curator key',
+  ephemeral: 'signed with an EPHEMERAL key (development: no curator signed it)',
+};

@@ -152,7 +152,7 @@ function describeNoMatch (
       `No category matches ${quoted(query)} well enough` +
       (outcome.closest === null
         ? candidates.length === 0
-          ? ': no category shares any words with it.'
+          ? ': no category comes near it.'
           : ': no category shares enough of its words to answer.'
         : `: the closest is ${outcome.closest.slug} with score ${outcome.closest.score.toFixed(3)}, below the threshold ${outcome.threshold.toFixed(2)}.`);
   }

@@ -496,7 +496,7 @@ t.test('tools on a registry with endorsements, and on an empty one', async (t) =
   t.equal((await callTool(bare, s2, 'list_categories')).json.result!.content[0]!.text, 'The registry has no categories yet.');
   const none = await callTool(bare, s2, 'get_sources', { query: 'learn rust' });
   t.equal(none.json.result?.isError, true);
-  t.match(none.json.result!.content[0]!.text, /no category shares any words with it\. .*The registry has no categories yet\./);
+  t.match(none.json.result!.content[0]!.text, /no category comes near it\. .*The registry has no categories yet\./);
   t.equal((await bare.inject({ method: 'GET', url: '/health' })).json().categories, 0);
 });
 

@@ -85,8 +85,8 @@ t.test('named outcomes: a topic finds its category, nonsense and empty queries d
 
   const nonsense = searchView(catalog, 'xyzzy plugh quux');
   t.equal(nonsense.kind, 'no-match');
-  t.match(nonsense.kind === 'no-match' && nonsense.message, /^Nothing here matches “xyzzy plugh quux” well enough to show three sources for it\.$/);
-  t.match(nonsense.kind === 'no-match' && nonsense.agentText, /^No category matches "xyzzy plugh quux" well enough: no category shares enough of its words to answer\./);
+  t.match(nonsense.kind === 'no-match' && nonsense.message, /^Nothing here matches “xyzzy plugh quux” well enough to show three sources for it\. Try the topic's main words, or browse the categories below\.$/);
+  t.match(nonsense.kind === 'no-match' && nonsense.agentText, /^No category matches "xyzzy plugh quux" well enough: no category comes near it\./);
 
   for (const query of ['', '   ', 'how do I the a of to and']) {
     const empty = searchView(catalog, query);
