@@ -38,7 +38,7 @@ async function reportFrom (source: Source, io: CliIo): Promise<DemandReport | un
 
 /** One suggestion and its consequences, as a curator reads them. */
 function describe ({ suggestion: s, consequence: c, skipped }: Judged): string[] {
-  const what = { 'example-question': 'add the example question', keyword: 'add the keyword', 'not-about': 'add the not-about entry' }[s.kind];
+  const what = s.kind === 'example-question' ? 'add the example question' : 'add the not-about entry';
   const lines = [`${s.slug}: ${what} "${s.text}" (asked by ${s.clients} clients, ${s.asks} times)`];
   lines.push(`  would answer ${c.answers.length} declined question${c.answers.length === 1 ? '' : 's'}${c.answers.length > 0 ? `: ${c.answers.map((q) => `"${q}"`).join(', ')}` : ''}`);
   for (const m of c.moves) lines.push(`  moves the example question "${m.question}" of ${m.of} from ${m.from || 'a decline'} to ${m.to || 'a decline'}`);

@@ -6,11 +6,11 @@ import type { WordVectors } from '../semantic/word-vectors.js';
 
 /**
  * A change to one category drawn from what agents asked: an example question in the askers'
- * words (from a declined question it came closest to), a keyword they used that it lacks, or a
- * not-about entry (the curator turns a suggestion into one when the questions were not its topic).
+ * words (from a declined question it came closest to), or a not-about entry (the curator turns a
+ * suggestion into one when the questions shared the topic's words, not its purpose).
  */
 export interface Suggestion {
-  readonly kind: 'example-question' | 'keyword' | 'not-about';
+  readonly kind: 'example-question' | 'not-about';
   readonly slug: string;
   readonly text: string;
   /** How many distinct clients asked what it comes from, and how often. */
@@ -27,7 +27,7 @@ export interface Move {
 
 /** What a suggestion would do, judged with the real matcher on the registry with and without it. */
 export interface Consequence {
-  /** Of the declined questions the report shows for this category, those it would answer. */
+  /** Of the declined questions the report shows for this category, those it would answer that the registry does not yet. */
   readonly answers: readonly string[];
   /** Example questions of the registry (of category `of`) whose answer would change, `from` one slug `to` another ('' for a decline). */
   readonly moves: readonly Move[];
@@ -77,12 +77,7 @@ function couldBelong (matcher: Matcher, question: string, slug: string, meaning:
 /** The registry with the suggestion applied; the input is not changed. */
 export function applySuggestion (registry: Registry, s: Suggestion): Registry {
   const c = registry.categories[s.slug] as Category;
-  const edited: Category =
-    s.kind === 'example-question'
-      ? { ...c, queryPatterns: [...c.queryPatterns, s.text] }
-      : s.kind === 'keyword'
-        ? { ...c, keywords: [...c.keywords, s.text] }
-        : { ...c, notAbout: [...(c.notAbout ?? []), s.text] };
+  const edited: Category = s.kind === 'example-question' ? { ...c, queryPatterns: [...c.queryPatterns, s.text] } : { ...c, notAbout: [...(c.notAbout ?? []), s.text] };
   return { ...registry, categories: { ...registry.categories, [s.slug]: edited } };
 }
 
@@ -104,14 +99,17 @@ export function judgeOn (
   threshold: number | undefined,
   meaning: WordVectors | undefined
 ): (s: Suggestion, declined: readonly string[]) => Consequence {
-  const before = exampleAnswers(registry, buildMatcher(registry, threshold, { meaning }));
+  const now = buildMatcher(registry, threshold, { meaning });
+  const before = exampleAnswers(registry, now);
+  const answersWith = (matcher: Matcher, q: string, slug: string) => {
+    const o = matcher.match(q);
+    return o.kind === 'match' && o.slug === slug;
+  };
   return (s, declined) => {
     const after = applySuggestion(registry, s);
     const matcher = buildMatcher(after, threshold, { meaning });
-    const answers = declined.filter((q) => {
-      const o = matcher.match(q);
-      return o.kind === 'match' && o.slug === s.slug;
-    });
+    // What it adds: a question an earlier edit answers already is not counted again.
+    const answers = declined.filter((q) => !answersWith(now, q, s.slug) && answersWith(matcher, q, s.slug));
     const moves: Move[] = [];
     for (const [key, to] of exampleAnswers(after, matcher)) {
       const was = before.get(key);

@@ -118,26 +118,40 @@ t.test('triage --demand reads the report from a running server with the token fi
 });
 
 // With CI=true nothing is skipped: .ci/run installs tmux, and a missing one fails the test.
+t.test('one at a time needs --out and a terminal, and says so', async (t) => {
+  const noOut = await cli('triage', SHIPPED_REGISTRY, '--demand-file', reportFile);
+  t.equal(noOut.code, 1);
+  t.equal(noOut.err, 'give --out <file> for the registry you accept into');
+  const noTerminal = await cli('triage', SHIPPED_REGISTRY, '--demand-file', reportFile, '--out', join(dir, 'never.json'));
+  t.equal(noTerminal.code, 1);
+  t.equal(noTerminal.err, 'one at a time needs a terminal: use --accept-all --out <file> or --json');
+});
+
 const tmuxSkip = process.env.CI === 'true' || binaryOnPath('tmux') !== undefined ? false : 'needs tmux for a real terminal: install it (apt-get install tmux)';
 t.test('triage in a real terminal: one suggestion at a time, accepted with "a", written at the end', { skip: tmuxSkip }, async (t) => {
   const out = join(dir, 'interactive.json');
   const session = `triage-${process.pid}`;
   const command = [process.execPath, join(ROOT, 'dist', 'src', 'cli', 'main.js'), 'triage', SHIPPED_REGISTRY, '--demand-file', reportFile, '--out', out].map((a) => `'${a}'`).join(' ');
-  execFileSync('tmux', ['new-session', '-d', '-s', session, '-x', '200', '-y', '50', command]);
+  execFileSync('tmux', ['new-session', '-d', '-s', session, '-x', '200', '-y', '300', command]);
   t.teardown(() => spawnSync('tmux', ['kill-session', '-t', session]));
   const screen = () => execFileSync('tmux', ['capture-pane', '-p', '-t', session], { encoding: 'utf8' });
-  await waitFor(() => screen().includes('[a]ccept, [e]dit, [n]ot-about, [s]kip, [q]uit?'), 30_000);
+  const prompt = '[a]ccept, [e]dit, [n]ot-about, [s]kip, [q]uit?';
+  const prompts = () => screen().split(prompt).length - 1;
+  await waitFor(() => prompts() === 1, 30_000);
   t.match(screen(), /linux-hardening: add the example question ".*ssh.*" \(asked by 5 clients, 5 times\)/);
-  t.match(screen(), /would answer \d+ declined questions/);
+  t.match(screen(), /would answer \d+ declined questions?/);
+  // Edit the text first: it is judged again, then accepted; q writes what was accepted.
+  execFileSync('tmux', ['send-keys', '-t', session, 'e', 'Enter']);
+  await waitFor(() => screen().includes('text:'), 30_000);
+  execFileSync('tmux', ['send-keys', '-t', session, 'rotate ssh keys regularly', 'Enter']);
+  await waitFor(() => prompts() === 2, 30_000);
+  t.match(screen(), /add the example question "rotate ssh keys regularly"/, 'the edited text, judged again');
   execFileSync('tmux', ['send-keys', '-t', session, 'a', 'Enter']);
-  // Each further suggestion: skipped.
-  await waitFor(() => {
-    if (existsSync(out)) return true;
-    spawnSync('tmux', ['send-keys', '-t', session, 's', 'Enter']);
-    return false;
-  }, 30_000);
+  await waitFor(() => existsSync(out) || prompts() === 3, 30_000);
+  if (!existsSync(out)) spawnSync('tmux', ['send-keys', '-t', session, 'q', 'Enter']);
+  await waitFor(() => existsSync(out), 30_000);
   const written = registryFromBytes(await readFile(out));
   if (!written.ok) throw new Error(written.problems.join());
   const patterns = written.registry.categories['linux-hardening']!.queryPatterns;
-  t.ok(patterns.some((p) => /rotate.*ssh keys/.test(p)), 'the accepted example question is in the file');
+  t.ok(patterns.includes('rotate ssh keys regularly'), 'the accepted example question, as edited, is in the file');
 });
