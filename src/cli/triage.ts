@@ -5,7 +5,8 @@ import { demandReportProblem } from '../demand/report-shape.js';
 import { buildMatcher } from '../matcher/matcher.js';
 import { readRegistry } from '../registry/load.js';
 import type { Registry } from '../registry/types.js';
-import { applySuggestion, goesWrong, judgeOn, suggestionsFrom, takeAll, unknownSlugs, type Judged, type Suggestion } from '../triage/suggest.js';
+import type { WordVectors } from '../semantic/word-vectors.js';
+import { applySuggestion, declinedBySlug, goesWrong, judgeOn, suggestionsFrom, takeAll, unknownSlugs, type Judged, type Suggestion } from '../triage/suggest.js';
 import { DEFAULT_TIMEOUT_S, fetchDemandReport, visible } from './demand.js';
 import { meaningFromEnv, rulesFromEnv, takeOption, type CliIo } from './io.js';
 import { lint } from './lint.js';
@@ -44,7 +45,7 @@ function describe ({ suggestion: s, consequence: c, skipped }: Judged): string[]
   for (const m of c.moves) lines.push(`  moves the example question "${m.question}" of ${m.of} from ${m.from || 'a decline'} to ${m.to || 'a decline'}`);
   if (skipped !== undefined) {
     const why = {
-      'answers-nothing': 'it answers none of them',
+      'answers-nothing': 'it answers no declined question but its own',
       'breaks-examples': 'an example question would go wrong',
       'adds-warnings': 'check would warn',
       'by-curator': 'skipped',
@@ -57,7 +58,7 @@ function describe ({ suggestion: s, consequence: c, skipped }: Judged): string[]
 /** The registry as JSON, written whole or not at all. */
 async function writeRegistry (file: string, registry: Registry, io: CliIo): Promise<boolean> {
   try {
-    await writeFile(file, `${JSON.stringify(registry, null, 2)}\n`, { flag: 'w' });
+    await writeFile(file, `${JSON.stringify(registry, null, 2)}\n`);
     return true;
   } catch (err) {
     io.err(`cannot write ${file} (${(err as NodeJS.ErrnoException).code ?? 'write error'}): nothing written`);
@@ -89,6 +90,11 @@ export async function triage (argv: readonly string[], io: CliIo): Promise<numbe
     io.err(`usage: three-good-sources ${TRIAGE_USAGE}`);
     return 1;
   }
+  const oneAtATime = !json && !acceptAll;
+  if (oneAtATime && (out === undefined || process.stdin.isTTY !== true)) {
+    io.err(out === undefined ? 'give --out <file> for the registry you accept into' : 'one at a time needs a terminal: use --accept-all --out <file> or --json');
+    return 1;
+  }
   const loaded = await readRegistry(rest[0]!, rulesFromEnv());
   if (!loaded.ok) {
     io.err(`${rest[0]} fails check (${loaded.problems.length} problem${loaded.problems.length === 1 ? '' : 's'}, first: ${loaded.problems[0]}): run check and fix it first`);
@@ -102,44 +108,40 @@ export async function triage (argv: readonly string[], io: CliIo): Promise<numbe
     return 1;
   }
   const registry = loaded.registry;
+  const meaning = meaningFromEnv();
+  if (oneAtATime) return interactive(registry, report, out!, meaning, io);
   const warnings = lint(registry).length;
-  const options = { meaning: meaningFromEnv(), acceptable: (edited: Registry) => lint(edited).length <= warnings };
-  if (json || acceptAll) {
-    const { registry: edited, judged } = takeAll(registry, report, options);
-    if (json) {
-      io.out(JSON.stringify({ suggestions: judged }, null, 2));
-      return 0;
-    }
-    if (!(await writeRegistry(out!, edited, io))) return 1;
-    for (const j of judged) for (const line of describe(j)) io.out(line);
-    io.out(`${summary(registry, edited, judged)}; written to ${out}: check it, then sign it`);
+  const { registry: edited, judged } = takeAll(registry, report, { meaning, acceptable: (r) => lint(r).length <= warnings });
+  if (json) {
+    io.out(JSON.stringify({ suggestions: judged }, null, 2));
     return 0;
   }
-  return interactive(registry, report, out, options, io);
+  if (!(await writeRegistry(out!, edited, io))) return 1;
+  for (const j of judged) for (const line of describe(j)) io.out(line);
+  io.out(`${summary(registry, edited, judged)}; written to ${out}: check it, then sign it`);
+  return 0;
 }
 
 /** One suggestion at a time in a terminal: accept, edit its text, make it a not-about entry, skip, or quit. */
 async function interactive (
   registry: Registry,
   report: DemandReport,
-  out: string | undefined,
-  options: { meaning: ReturnType<typeof meaningFromEnv>; acceptable: (edited: Registry) => boolean },
+  out: string,
+  meaning: WordVectors | undefined,
   io: CliIo
 ): Promise<number> {
-  if (out === undefined || process.stdin.isTTY !== true) {
-    io.err(out === undefined ? 'give --out <file> for the registry you accept into' : 'one at a time needs a terminal: use --accept-all --out <file> or --json');
-    return 1;
-  }
-  const declined = new Map(report.nearMisses.map((n) => [n.slug, n.queries.map((q) => q.text)]));
+  const declined = declinedBySlug(report);
   const terminal = createInterface({ input: process.stdin, output: process.stdout });
+  const matcher = buildMatcher(registry, undefined, { meaning });
   let current = registry;
+  // Rebuilt only when an accepted edit changes the registry.
+  let judge = judgeOn(current, undefined, meaning, matcher);
   const judged: Judged[] = [];
   try {
-    const matcher = buildMatcher(registry, undefined, { meaning: options.meaning });
-    for (const first of suggestionsFrom(registry, report, matcher, options.meaning !== undefined)) {
+    for (const first of suggestionsFrom(registry, report, matcher, meaning !== undefined)) {
       let s: Suggestion = first;
       for (;;) {
-        const consequence = judgeOn(current, undefined, options.meaning)(s, declined.get(s.slug) ?? []);
+        const consequence = judge(s, declined.get(s.slug) ?? []);
         for (const line of describe({ suggestion: s, consequence })) io.out(line);
         if (consequence.moves.some(goesWrong)) io.out('  careful: an example question would go wrong');
         const answer = (await terminal.question('[a]ccept, [e]dit, [n]ot-about, [s]kip, [q]uit? ')).trim().toLowerCase();
@@ -150,7 +152,10 @@ async function interactive (
         }
         if (answer === 'n') s = { ...s, kind: 'not-about' };
         const taken = answer === 'a' || answer === 'n';
-        if (taken) current = applySuggestion(current, s);
+        if (taken) {
+          current = applySuggestion(current, s);
+          judge = judgeOn(current, undefined, meaning);
+        }
         judged.push({ suggestion: s, consequence, ...(taken ? {} : { skipped: 'by-curator' as const }) });
         break;
       }

@@ -1,5 +1,5 @@
 import type { MatchOutcome } from './decision.js';
-import type { MatcherIndex } from './index.js';
+import { rarity, type MatcherIndex } from './index.js';
 import type { PreparedQuery } from './query.js';
 import type { MatcherRules } from './rules.js';
 import type { Scorer } from './scoring.js';
@@ -62,10 +62,11 @@ export function explainOutcome (ix: MatcherIndex, scorer: Scorer, rules: Matcher
 /** The stop words that count for category `id` inside one of its phrases the query holds whole ("first" of "first aid"). */
 function stopWordsInPhrase (ix: MatcherIndex, scorer: Scorer, rules: MatcherRules, prepared: PreparedQuery, id: number): ExplainedWord[] {
   const words: ExplainedWord[] = [];
+  const tokens = prepared.text.split(' ');
   for (const [s, ids] of scorer.softPhraseHits(prepared.phraseWords)) {
     if (!ids.has(id)) continue;
-    const word = prepared.text.split(' ').find((w) => stem(w) === s) ?? s;
-    const weight = Math.round(Math.log(1 + ix.slugs.length / ids.size) * rules.keywordWeight * 1000) / 1000;
+    const word = tokens.find((w) => stem(w) === s) ?? s;
+    const weight = Math.round(rarity(ix.slugs.length, ids.size) * rules.keywordWeight * 1000) / 1000;
     words.push({ word, weight, keyword: true, inPhrase: true });
   }
   return words;

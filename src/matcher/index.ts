@@ -50,6 +50,11 @@ export const TERM_NAMES = 2;
 /** The word is in the category's name, description or tags (Keywords.described). */
 export const TERM_DESCRIBES = 4;
 
+/** How much a word says, by how few of the registry's categories use it (an inverse document frequency). */
+export function rarity (categories: number, using: number): number {
+  return Math.log(1 + categories / using);
+}
+
 /** A word's entry, from the categories that use it (by number, ascending) and the field weight each wrote it in. */
 export function termOf (
   stem: string,
@@ -63,7 +68,7 @@ export function termOf (
     flags[i] = (k.phraseOnly.has(stem) ? TERM_PHRASE_ONLY : 0) | (k.name.has(stem) ? TERM_NAMES : 0) | (k.described.has(stem) ? TERM_DESCRIBES : 0);
   });
   return {
-    weight: Math.log(1 + slugs.length / owners.length),
+    weight: rarity(slugs.length, owners.length),
     slugs: owners.map((o) => slugs[o.id]!),
     ids: owners.map((o) => o.id),
     fields: owners.map((o) => o.field),
@@ -281,7 +286,7 @@ export function * indexSteps (registry: Registry, rules: MatcherRules, limits: I
   }
   let longestWord = 0;
   for (const w of spellings.keys()) longestWord = Math.max(longestWord, w.length);
-  const rarest = Math.log(1 + Math.max(slugs.length, 1));
+  const rarest = rarity(Math.max(slugs.length, 1), 1);
   return {
     registry,
     slugs,

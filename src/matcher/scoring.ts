@@ -1,6 +1,6 @@
 import { BoundedMemo } from '../util/bounded-memo.js';
 import { isEverydayWord } from './everyday-words.js';
-import { TERM_DESCRIBES, TERM_NAMES, TERM_PHRASE_ONLY, type MatcherIndex, type Term } from './index.js';
+import { rarity, TERM_DESCRIBES, TERM_NAMES, TERM_PHRASE_ONLY, type MatcherIndex, type Term } from './index.js';
 import type { PreparedQuery } from './query.js';
 import type { MatcherRules } from './rules.js';
 import type { SpellingIndex } from './spelling.js';
@@ -290,7 +290,7 @@ export function createScorer (ix: MatcherIndex, rules: MatcherRules, spelling: (
         hits.set(key, {
           stem: key,
           term: {
-            weight: Math.log(1 + slugs.length / list.length),
+            weight: rarity(slugs.length, list.length),
             slugs: list.map((id) => slugs[id]!),
             ids: list,
             fields: list.map(() => 1),

@@ -97,9 +97,9 @@ function exampleAnswers (registry: Registry, matcher: Matcher): Map<string, stri
 export function judgeOn (
   registry: Registry,
   threshold: number | undefined,
-  meaning: WordVectors | undefined
+  meaning: WordVectors | undefined,
+  now: Matcher = buildMatcher(registry, threshold, { meaning })
 ): (s: Suggestion, declined: readonly string[]) => Consequence {
-  const now = buildMatcher(registry, threshold, { meaning });
   const before = exampleAnswers(registry, now);
   const answersWith = (matcher: Matcher, q: string, slug: string) => {
     const o = matcher.match(q);
@@ -119,6 +119,11 @@ export function judgeOn (
     }
     return { answers, moves };
   };
+}
+
+/** Per category, the declined questions the report shows near it: what a suggestion may answer. */
+export function declinedBySlug (report: DemandReport): Map<string, string[]> {
+  return new Map(report.nearMisses.map((n) => [n.slug, n.queries.map((q) => q.text)]));
 }
 
 /** A move that makes an example question go wrong: it was answered by its own category and no longer is. */
@@ -141,23 +146,24 @@ export function takeAll (
   report: DemandReport,
   options: { threshold?: number; meaning?: WordVectors; acceptable?: (edited: Registry) => boolean }
 ): { registry: Registry; judged: Judged[] } {
-  const declined = new Map(report.nearMisses.map((n) => [n.slug, n.queries.map((q) => q.text)]));
-  let current = registry;
-  let judge = judgeOn(current, options.threshold, options.meaning);
-  const judged: Judged[] = [];
+  const declined = declinedBySlug(report);
   const matcher = buildMatcher(registry, options.threshold, { meaning: options.meaning });
+  let current = registry;
+  let judge = judgeOn(current, options.threshold, options.meaning, matcher);
+  const judged: Judged[] = [];
   for (const suggestion of suggestionsFrom(registry, report, matcher, options.meaning !== undefined)) {
     const consequence = judge(suggestion, declined.get(suggestion.slug) ?? []);
+    const edited = applySuggestion(current, suggestion);
     // One that answers only itself is one asker's wording, not yet a way people ask.
     const others = consequence.answers.filter((q) => normalizeText(q) !== normalizeText(suggestion.text));
     const skipped = others.length === 0
       ? 'answers-nothing'
       : consequence.moves.some(goesWrong)
         ? 'breaks-examples'
-        : options.acceptable?.(applySuggestion(current, suggestion)) === false ? 'adds-warnings' : undefined;
+        : options.acceptable?.(edited) === false ? 'adds-warnings' : undefined;
     judged.push({ suggestion, consequence, ...(skipped === undefined ? {} : { skipped }) });
     if (skipped !== undefined) continue;
-    current = applySuggestion(current, suggestion);
+    current = edited;
     judge = judgeOn(current, options.threshold, options.meaning);
   }
   return { registry: current, judged };

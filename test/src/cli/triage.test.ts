@@ -49,7 +49,7 @@ t.test('triage --json: each suggestion with what it would answer and which examp
   t.ok(taken.length >= 1, 'one suggestion at least is taken');
   t.same(new Set(taken.map((s) => s.suggestion.slug)), new Set(['linux-hardening']), 'for the category the questions came closest to');
   t.equal(taken[0]!.suggestion.kind, 'example-question');
-  t.match(taken[0]!.suggestion.text, /rotate.*ssh keys|ssh keys/, 'in the askers\' words');
+  t.match(taken[0]!.suggestion.text, /ssh keys/, 'in the askers\' words');
   t.ok(taken[0]!.consequence.answers.length >= 2, `it answers others asked too: ${taken[0]!.consequence.answers.join(', ')}`);
   t.same(taken[0]!.consequence.moves, [], 'and moves no example question');
   t.notOk(suggestions.some((s) => /banana/.test(s.suggestion.text)), 'a topic nobody covers is no edit of a category');
