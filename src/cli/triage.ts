@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline/promises';
 import type { DemandReport } from '../demand/report.js';
 import { demandReportProblem } from '../demand/report-shape.js';
@@ -6,6 +6,7 @@ import { buildMatcher } from '../matcher/matcher.js';
 import { readRegistry } from '../registry/load.js';
 import type { Registry } from '../registry/types.js';
 import type { WordVectors } from '../semantic/word-vectors.js';
+import { writeFileAtomic } from '../util/write-atomic.js';
 import { applySuggestion, declinedBySlug, goesWrong, judgeOn, suggestionsFrom, takeAll, unknownSlugs, type Judged, type Suggestion } from '../triage/suggest.js';
 import { DEFAULT_TIMEOUT_S, fetchDemandReport, visible } from './demand.js';
 import { meaningFromEnv, rulesFromEnv, takeOption, type CliIo } from './io.js';
@@ -58,7 +59,7 @@ function describe ({ suggestion: s, consequence: c, skipped }: Judged): string[]
 /** The registry as JSON, written whole or not at all. */
 async function writeRegistry (file: string, registry: Registry, io: CliIo): Promise<boolean> {
   try {
-    await writeFile(file, `${JSON.stringify(registry, null, 2)}\n`);
+    await writeFileAtomic(file, `${JSON.stringify(registry, null, 2)}\n`);
     return true;
   } catch (err) {
     io.err(`cannot write ${file} (${(err as NodeJS.ErrnoException).code ?? 'write error'}): nothing written`);

@@ -16,8 +16,10 @@ import { waitFor } from '../../helpers/wait.js';
 const TOKEN = 'triage-test-token-0123456789';
 const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
 const HEADERS = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'get_sources' };
-// What five clients ask: three ways of asking one question the hardening category does not yet
-// know how people put, a topic nobody covers, and questions it answers.
+// What twelve clients ask (k is 5 distinct client buckets of 64: five clients fill five buckets
+// only about 85% of the time; twelve fill at least five all but always): three ways of asking one
+// question the hardening category does not yet know how people put, a topic nobody covers, and
+// questions it answers.
 const NEAR = ['rotate ssh keys every quarter', 'how often to rotate ssh keys', 'rotate my ssh keys yearly'];
 const TRAFFIC = [...NEAR, 'recipe for banana bread loaf', 'banana bread without eggs', 'learn rust programming', 'harden ssh on my ubuntu server'];
 
@@ -25,7 +27,7 @@ const dir = await mkdtemp(join(tmpdir(), '3gs-triage-'));
 
 async function replayed (test: typeof t): Promise<FastifyInstance> {
   const app = await build(test, { demandToken: TOKEN });
-  for (let c = 0; c < 5; c++) {
+  for (let c = 0; c < 12; c++) {
     for (const query of TRAFFIC) {
       const body = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_sources', arguments: { query }, _meta: META } };
       await rpc(app, body, HEADERS, { remoteAddress: `10.7.${c}.1` });
@@ -138,7 +140,7 @@ t.test('triage in a real terminal: one suggestion at a time, accepted with "a", 
   const prompt = '[a]ccept, [e]dit, [n]ot-about, [s]kip, [q]uit?';
   const prompts = () => screen().split(prompt).length - 1;
   await waitFor(() => prompts() === 1, 30_000);
-  t.match(screen(), /linux-hardening: add the example question ".*ssh.*" \(asked by 5 clients, 5 times\)/);
+  t.match(screen(), /linux-hardening: add the example question ".*ssh.*" \(asked by \d+ clients, 12 times\)/);
   t.match(screen(), /would answer \d+ declined questions?/);
   // Edit the text first: it is judged again, then accepted; q writes what was accepted.
   execFileSync('tmux', ['send-keys', '-t', session, 'e', 'Enter']);
