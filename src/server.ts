@@ -2,16 +2,20 @@
 import './supported-node.js';
 import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import closeWithGrace from 'close-with-grace';
+import pino from 'pino';
 import { buildApp } from './app.js';
 import { loadConfig, type Config } from './config.js';
 import { StartupError } from './errors.js';
 
 type App = Awaited<ReturnType<typeof buildApp>>;
 
+/** Where the log goes (stderr, written asynchronously), kept here: a start-up failure's line joins its queue. */
+const logDestination = pino.destination({ dest: 2, sync: false });
+
 /** Process entry only: configuration, the app, listening, reloads and a graceful exit. */
 async function main (): Promise<void> {
   const config = loadConfig();
-  const app = await buildApp(config);
+  const app = await buildApp(config, { logStream: logDestination });
   // SIGTERM/SIGINT: stop accepting, finish what is in flight, close the session store, exit 0;
   // past the grace delay the process exits anyway, with 1.
   // SIGHUP is ours (reload), not a shutdown signal.
@@ -76,9 +80,11 @@ function writePidFile (file: string): void {
 main().catch((err: unknown) => {
   // Start-up problems are the operator's to fix: plain lines (one per problem), no stack trace.
   const message = err instanceof StartupError ? err.message : `cannot start: ${err instanceof Error ? err.message : String(err)}`;
-  // Written at exit, after the log lines still buffered: pino's destination writes them in its
-  // own exit listener, registered earlier, so the last line says why the process stops (a
-  // PID_FILE that cannot be written comes after "listening", not before).
-  process.once('exit', () => process.stderr.write(message.split('\n').map((line) => `three-good-sources: ${line}\n`).join('')));
-  process.exit(1);
+  // Through the log's own queue, after the lines logged before it (one may still be in flight), so
+  // the last line says why the process stops: a PID_FILE that cannot be written comes after
+  // "listening", not before. The process exits once the queue is written out, or after a second.
+  logDestination.write(message.split('\n').map((line) => `three-good-sources: ${line}\n`).join(''));
+  logDestination.once('close', () => process.exit(1));
+  logDestination.end();
+  setTimeout(() => process.exit(1), 1000);
 });
