@@ -3,7 +3,7 @@ import semver from 'semver';
 import { canonicalBytes, sha256Hex } from '../provenance/canonical.js';
 import { NO_REGISTRY, describeChange, registryChanges } from '../provenance/changes.js';
 import { curatorKeyProblems } from '../provenance/curator.js';
-import { checkHistory, entryHash, formatHistory, signEntry, type HistoryEntry } from '../provenance/history.js';
+import { checkHistory, entryHash, formatHistory, isNote, MAX_NOTE_LENGTH, signEntry, type HistoryEntry } from '../provenance/history.js';
 import type { CuratorKey } from '../provenance/keys.js';
 import { FileUnreadable, readIfPresent, signedFiles, type SignedFiles } from '../provenance/signed-files.js';
 import { signatureDocument, signatureDocumentBytes, signRegistry } from '../provenance/signature.js';
@@ -16,7 +16,7 @@ import { rulesFromEnv, takeOption, type CliIo } from './io.js';
 import { readKeyFile } from './key-file.js';
 
 export const SIGN_USAGE =
-  'sign [registry.json] --key FILE   check the registry, sign it as its curator and append a history entry (writes <name>.signature.json, <name>.history.json and <name>.signed.json beside it)';
+  'sign [registry.json] --key FILE [--note TEXT]   check the registry, sign it as its curator and append a history entry (with the note, if given, saying where the changes came from) (writes <name>.signature.json, <name>.history.json and <name>.signed.json beside it)';
 
 class Refusal extends Error {}
 
@@ -68,8 +68,9 @@ async function writeSignature (files: SignedFiles, registry: Registry, key: Cura
  * later write fails, running sign again finishes the job.
  */
 export async function sign (args: readonly string[], io: CliIo): Promise<number> {
-  const { value: keyFile, rest } = takeOption(args, 'key');
-  if (keyFile === undefined || rest.length > 1 || rest.some((a) => a.startsWith('--'))) {
+  const { value: keyFile, rest: afterKey } = takeOption(args, 'key');
+  const { value: note, rest } = takeOption(afterKey, 'note');
+  if (keyFile === undefined || rest.length > 1 || rest.some((a) => a.startsWith('--')) || (afterKey.includes('--note') && note === undefined)) {
     io.err(`usage: three-good-sources ${SIGN_USAGE}`);
     return 1;
   }
@@ -78,6 +79,7 @@ export async function sign (args: readonly string[], io: CliIo): Promise<number>
     io.err(`FAIL ${line}; nothing was signed`);
     return 1;
   };
+  if (note !== undefined && !isNote(note)) return refuse(`--note must be one line of 1 to ${MAX_NOTE_LENGTH} characters without control characters`);
   const keyRead = await readKeyFile(keyFile);
   if (!keyRead.ok) return refuse(keyRead.problem);
   const key = keyRead.key;
@@ -117,7 +119,8 @@ export async function sign (args: readonly string[], io: CliIo): Promise<number>
     if (head !== undefined && date < head.date) return refuse(`this machine's clock (${date}) is before the last entry's date (${head.date})`);
     const previous = head === undefined ? NO_REGISTRY : await lastSigned(files, head);
     const changes = registryChanges(previous, registry);
-    const entry = signEntry({ version: registry.version, date, sha256, previous: head === undefined ? null : entryHash(head), changes }, key);
+    const previousHash = head === undefined ? null : entryHash(head);
+    const entry = signEntry({ version: registry.version, date, sha256, previous: previousHash, changes, ...(note === undefined ? {} : { note }) }, key);
     await writeFileAtomic(files.history, formatHistory([...history, entry]));
     await writeSignature(files, registry, key);
 
@@ -125,6 +128,7 @@ export async function sign (args: readonly string[], io: CliIo): Promise<number>
     io.out(head === undefined ? 'first signed version:' : `changes since ${head.version}:`);
     for (const c of changes) io.out(`  ${describeChange(c)}`);
     if (changes.length === 0) io.out('  none but the version');
+    if (note !== undefined) io.out(`note: ${note}`);
     io.out(`wrote ${basename(files.history)} (${history.length + 1} ${history.length === 0 ? 'entry' : 'entries'}), ${basename(files.signature)} and ${basename(files.signed)}`);
     io.out(`publish ${basename(file)}, ${basename(files.signature)} and ${basename(files.history)} together; the server verifies them with CURATOR_PUBKEY=${key.publicKey}`);
     return 0;

@@ -7,7 +7,7 @@ import { readRegistry } from '../registry/load.js';
 import type { Registry } from '../registry/types.js';
 import type { WordVectors } from '../semantic/word-vectors.js';
 import { writeFileAtomic } from '../util/write-atomic.js';
-import { applySuggestion, declinedBySlug, goesWrong, judgeOn, suggestionsFrom, takeAll, unknownSlugs, type Judged, type Suggestion } from '../triage/suggest.js';
+import { answeredBySlug, applySuggestion, declinedBySlug, goesWrong, judgeOn, suggestionsFrom, takeAll, unknownSlugs, type Judged, type Suggestion } from '../triage/suggest.js';
 import { DEFAULT_TIMEOUT_S, fetchDemandReport, visible } from './demand.js';
 import { meaningFromEnv, rulesFromEnv, takeOption, type CliIo } from './io.js';
 import { lint } from './lint.js';
@@ -41,14 +41,18 @@ async function reportFrom (source: Source, io: CliIo): Promise<DemandReport | un
 /** One suggestion and its consequences, as a curator reads them. */
 function describe ({ suggestion: s, consequence: c, skipped }: Judged): string[] {
   const what = s.kind === 'example-question' ? 'add the example question' : 'add the not-about entry';
-  const lines = [`${s.slug}: ${what} "${s.text}" (asked by ${s.clients} clients, ${s.asks} times)`];
-  lines.push(`  would answer ${c.answers.length} declined question${c.answers.length === 1 ? '' : 's'}${c.answers.length > 0 ? `: ${c.answers.map((q) => `"${q}"`).join(', ')}` : ''}`);
+  const asked = `asked by ${s.clients} clients, ${s.asks} times`;
+  const lines = [`${s.slug}: ${what} "${s.text}" (${s.from === undefined ? asked : `it answered "${s.from}", ${asked}: is that its topic?`})`];
+  const quoted = (list: readonly string[]) => (list.length > 0 ? `: ${list.map((q) => `"${q}"`).join(', ')}` : '');
+  if (s.kind === 'example-question') lines.push(`  would answer ${c.answers.length} declined question${c.answers.length === 1 ? '' : 's'}${quoted(c.answers)}`);
+  else lines.push(`  would turn away ${c.turnsAway.length} question${c.turnsAway.length === 1 ? '' : 's'} it answered${quoted(c.turnsAway)}`);
   for (const m of c.moves) lines.push(`  moves the example question "${m.question}" of ${m.of} from ${m.from || 'a decline'} to ${m.to || 'a decline'}`);
   if (skipped !== undefined) {
     const why = {
       'answers-nothing': 'it answers no declined question but its own',
       'breaks-examples': 'an example question would go wrong',
       'adds-warnings': 'check would warn',
+      'needs-curator': 'whether an answer was wrong is for the curator to judge',
       'by-curator': 'skipped',
     }[skipped];
     lines.push(`  not taken: ${why}`);
@@ -73,7 +77,15 @@ function summary (before: Registry, after: Registry, judged: readonly Judged[]):
   const questions = new Set(taken.flatMap((j) => j.consequence.answers)).size;
   const categories = new Set(taken.map((j) => j.suggestion.slug)).size;
   const changed = Object.keys(after.categories).filter((slug) => after.categories[slug] !== before.categories[slug]).length;
-  return `from demand: ${questions} questions, ${categories} categories (${taken.length} of ${judged.length} suggestions taken, ${changed} categories changed)`;
+  const n = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+  return `from demand: ${n(questions, 'question', 'questions')}, ${n(categories, 'category', 'categories')} (${taken.length} of ${judged.length} suggestions taken, ${n(changed, 'category', 'categories')} changed)`;
+}
+
+/** The last lines: what was written, and the signing that records where its changes came from. */
+function written (before: Registry, after: Registry, judged: readonly Judged[], out: string): string[] {
+  const line = summary(before, after, judged);
+  const note = line.slice(0, line.indexOf(' ('));
+  return [`${line}; written to ${out}`, `check it, then sign it with its note: three-good-sources sign ${out} --key <your key file> --note "${note}"`];
 }
 
 /** `three-good-sources triage`: see TRIAGE_USAGE. */
@@ -119,7 +131,7 @@ export async function triage (argv: readonly string[], io: CliIo): Promise<numbe
   }
   if (!(await writeRegistry(out!, edited, io))) return 1;
   for (const j of judged) for (const line of describe(j)) io.out(line);
-  io.out(`${summary(registry, edited, judged)}; written to ${out}: check it, then sign it`);
+  for (const line of written(registry, edited, judged, out!)) io.out(line);
   return 0;
 }
 
@@ -132,6 +144,7 @@ async function interactive (
   io: CliIo
 ): Promise<number> {
   const declined = declinedBySlug(report);
+  const answered = answeredBySlug(report);
   const terminal = createInterface({ input: process.stdin, output: process.stdout });
   const matcher = buildMatcher(registry, undefined, { meaning });
   let current = registry;
@@ -142,7 +155,7 @@ async function interactive (
     for (const first of suggestionsFrom(registry, report, matcher, meaning !== undefined)) {
       let s: Suggestion = first;
       for (;;) {
-        const consequence = judge(s, declined.get(s.slug) ?? []);
+        const consequence = judge(s, declined.get(s.slug) ?? [], answered.get(s.slug) ?? []);
         for (const line of describe({ suggestion: s, consequence })) io.out(line);
         if (consequence.moves.some(goesWrong)) io.out('  careful: an example question would go wrong');
         const answer = (await terminal.question('[a]ccept, [e]dit, [n]ot-about, [s]kip, [q]uit? ')).trim().toLowerCase();
@@ -169,6 +182,6 @@ async function interactive (
 
 async function finish (before: Registry, after: Registry, judged: readonly Judged[], out: string, io: CliIo): Promise<boolean> {
   if (!(await writeRegistry(out, after, io))) return false;
-  io.out(`${summary(before, after, judged)}; written to ${out}: check it, then sign it`);
+  for (const line of written(before, after, judged, out)) io.out(line);
   return true;
 }

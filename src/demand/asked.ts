@@ -1,8 +1,9 @@
 import type { MatchCandidate, Matcher, MatchOutcome, PreparedQuery } from '../matcher/matcher.js';
 
 /**
- * What one query amounts to for the demand signal (issue 25): its outcome, and the words a curator
- * may learn from, never the query as typed. Computed once per distinct query (get_sources remembers
+ * What one query amounts to for the demand signal (issue 25): its outcome, and what a curator may
+ * learn from: its content words and its question normalised (folded to lower case, punctuation
+ * gone, at most MAX_QUESTION_WORDS words), never the query as typed. Computed once per distinct query (get_sources remembers
  * it beside the answer), recorded once per request with the client's bucket (see client-bucket.ts).
  */
 
@@ -21,11 +22,12 @@ export type Outcome = (typeof OUTCOMES)[number];
 
 /**
  * The kinds of item counted, and shown only once enough distinct clients asked them: a word, a
- * phrase (two or three words in a row) or the whole normalised query of a declined query; a word
- * the closest category does not know and the query itself, for a near-miss; a scope entry that
- * turned a query away.
+ * phrase (two or three words in a row) or the normalised question of a declined query; a word
+ * the closest category does not know and the question, for a near-miss; a scope entry that
+ * turned a query away; and the question a category answered, so that a curator can see a wrong
+ * answer ("formula 1 race schedule" answered by a feeding category) and turn it away.
  */
-export type ItemKind = 'term' | 'phrase' | 'query' | 'near-word' | 'near-query' | 'scope';
+export type ItemKind = 'term' | 'phrase' | 'query' | 'near-word' | 'near-query' | 'scope' | 'answered-query';
 
 /** The counts anyone may see: how often each outcome happened and each category answered or came close. */
 export type TotalKind = 'outcome' | 'answered' | 'near' | 'scope';
@@ -54,8 +56,20 @@ export const MAX_WORDS_RECORDED = 8;
  */
 export const MAX_WORD_LENGTH = 24;
 
-/** The words of a normalised query kept for the whole-query item: enough to recognise it, and a bound on its size. */
-export const MAX_QUERY_WORDS = 6;
+/**
+ * The words of a normalised question kept for its item: most questions are shorter, so a curator
+ * reads them whole and triage can offer them as example questions; a longer one (a request with
+ * its background) is cut there and marked with QUESTION_CUT, and a bound on the item's size.
+ */
+export const MAX_QUESTION_WORDS = 12;
+export const QUESTION_CUT = ' …';
+
+/** The normalised question of `prepared`: its words up to MAX_QUESTION_WORDS, none longer than MAX_WORD_LENGTH. */
+export function questionOf (prepared: PreparedQuery): string {
+  const words = prepared.text.split(' ').filter((w) => w.length > 0 && w.length <= MAX_WORD_LENGTH);
+  const kept = words.slice(0, MAX_QUESTION_WORDS).join(' ');
+  return words.length > MAX_QUESTION_WORDS ? `${kept}${QUESTION_CUT}` : kept;
+}
 
 const key = (kind: ItemKind | TotalKind, ...parts: string[]) => [kind, ...parts].join(SEP);
 
@@ -95,9 +109,11 @@ export function askedOf (matcher: Matcher, prepared: PreparedQuery, outcome: Mat
   const local = outcomeOf(outcome);
   const result = peerAnswered && local !== 'answered' ? 'peer-answered' : local;
   const totals = [key('outcome', result)];
-  if (outcome.kind === 'match') return { outcome: result, totals: [...totals, key('answered', outcome.slug)], items: [] };
+  if (outcome.kind === 'match') {
+    return { outcome: result, totals: [...totals, key('answered', outcome.slug)], items: [key('answered-query', outcome.slug, questionOf(prepared))] };
+  }
   if (result === 'peer-answered' || result === 'no-words' || result === 'too-long') return { outcome: result, totals, items: [] };
-  // Normalised content words only (folded, lower case, function words left out): never the text as typed.
+  // Normalised words (folded, lower case; function words left out of these), never the text as typed.
   const kept = prepared.words.filter((w) => w.length <= MAX_WORD_LENGTH).slice(0, MAX_WORDS_RECORDED);
   const words = [...new Set(kept)];
   const items: string[] = [];
@@ -111,19 +127,19 @@ export function askedOf (matcher: Matcher, prepared: PreparedQuery, outcome: Mat
   // "home" of a sourdough question, brings none of them nearer than the rest), or it names the
   // one word asked, too vague alone.
   const closest = outcome.closest !== null && (outcome.reason === 'too-vague' || standsOut(outcome.closest, outcome.candidates)) ? outcome.closest : null;
-  // Declined for want of a category: what nobody here covers. A too-vague word is covered.
-  if (outcome.reason !== 'too-vague') {
-    for (const w of words) items.push(key('term', w));
-    for (const p of phrases(kept)) items.push(key('phrase', p));
-    // A query of two or three words is already one of its phrases.
-    if (kept.length > 3) items.push(key('query', kept.slice(0, MAX_QUERY_WORDS).join(' ')));
-  }
-  // Below that category: the words it does not know.
-  if (closest !== null) {
+  if (closest === null) {
+    // Near no category: what nobody here covers. A too-vague word is covered (it names a category).
+    if (outcome.reason !== 'too-vague') {
+      for (const w of words) items.push(key('term', w));
+      for (const p of phrases(kept)) items.push(key('phrase', p));
+      items.push(key('query', questionOf(prepared)));
+    }
+  } else {
+    // Below that category: the question, and the words it does not know.
     totals.push(key('near', closest.slug));
     const unknown = new Set(matcher.unknownWords(prepared, closest.slug));
     for (const w of words) if (unknown.has(w)) items.push(key('near-word', closest.slug, w));
-    if (kept.length > 0) items.push(key('near-query', closest.slug, kept.slice(0, MAX_QUERY_WORDS).join(' ')));
+    items.push(key('near-query', closest.slug, questionOf(prepared)));
   }
   return { outcome: result, totals, items: [...new Set(items)] };
 }

@@ -14,7 +14,7 @@ const tally = { type: 'object', additionalProperties: count } as const;
  */
 export const DEMAND_REPORT_SCHEMA = {
   type: 'object',
-  required: ['recording', 'store', 'window', 'minClients', 'totals', 'uncovered', 'nearMisses', 'scopeRefusals'],
+  required: ['recording', 'store', 'window', 'minClients', 'totals', 'uncovered', 'nearMisses', 'answered', 'scopeRefusals'],
   properties: {
     recording: { type: 'boolean' },
     store: text,
@@ -29,6 +29,10 @@ export const DEMAND_REPORT_SCHEMA = {
         required: ['slug', 'name', 'declined', 'unknownWords', 'queries'],
         properties: { slug: text, name: text, declined: count, unknownWords: counts, queries: counts },
       },
+    },
+    answered: {
+      type: 'array',
+      items: { type: 'object', required: ['slug', 'name', 'answered', 'queries'], properties: { slug: text, name: text, answered: count, queries: counts } },
     },
     scopeRefusals: { type: 'array', items: { ...counted, required: [...counted.required, 'slug', 'name'], properties: { ...counted.properties, slug: text, name: text } } },
   },

@@ -1,4 +1,5 @@
-import { OUTCOMES, SEP, type Outcome } from './asked.js';
+import { OUTCOMES, QUESTION_CUT, SEP, type Outcome } from './asked.js';
+import { contentWordsOf, stem } from '../matcher/normalize.js';
 import { letEventLoopRun, sortWithPauses, STEPS_BETWEEN_PAUSES } from '../util/event-loop.js';
 import { dateOf } from './client-bucket.js';
 import type { Snapshot } from './store.js';
@@ -15,10 +16,12 @@ export interface DemandReport {
     /** Per category of this registry: how often it answered. */
     readonly answeredByCategory: Readonly<Record<string, number>>;
   };
-  /** The most asked topics nobody here covers: words and phrases of declined queries, grouped where they share words. */
+  /** The most asked topics nobody here covers: declined questions, grouped where they share content words, each group headed by its most asked question. */
   readonly uncovered: readonly TopicGroup[];
   /** Per category: declined queries it was closest to, and the words it does not know. */
   readonly nearMisses: readonly NearMisses[];
+  /** Per category: the questions it answered most, so that a curator can spot a wrong answer and turn it away. */
+  readonly answered: readonly AnsweredQuestions[];
   /** Per scope entry: the queries it turned away. */
   readonly scopeRefusals: readonly ScopeRefusal[];
 }
@@ -30,8 +33,16 @@ export interface Counted {
 }
 
 export interface TopicGroup extends Counted {
-  /** Other words, phrases and queries of the group (sharing a word with it or with each other). */
+  /** Other questions of the group, then its most asked words and phrases. */
   readonly related: readonly Counted[];
+}
+
+export interface AnsweredQuestions {
+  readonly slug: string;
+  readonly name: string;
+  /** Questions it answered (a plain count). */
+  readonly answered: number;
+  readonly queries: readonly Counted[];
 }
 
 export interface NearMisses {
@@ -50,7 +61,7 @@ export interface ScopeRefusal extends Counted {
 }
 
 /** How much of each list is shown: enough to act on, never the whole stream. */
-export const SHOWN = { groups: 20, related: 8, words: 10, queries: 5 } as const;
+export const SHOWN = { groups: 20, related: 8, words: 10, queries: 5, answered: 10 } as const;
 
 /** Words of a text, counted up to three: among equally asked items a phrase says more than a word, and a long query no more than a phrase. */
 const span = (text: string) => Math.min(3, text.split(' ').length);
@@ -97,16 +108,23 @@ export async function buildReport (snapshot: Snapshot, context: ReportContext): 
   }
   const name = (slug: string) => context.names.get(slug) ?? slug;
 
-  const uncovered: Counted[] = [];
+  const questions: Counted[] = [];
+  const fragments: Counted[] = [];
   const near = new Map<string, { words: Counted[]; queries: Counted[] }>();
+  const answeredQueries = new Map<string, Counted[]>();
   const scope: ScopeRefusal[] = [];
   let step = 0;
   for (const item of snapshot.items) {
     if (++step % STEPS_BETWEEN_PAUSES === 0) await letEventLoopRun();
     const [kind, ...parts] = item.key.split(SEP) as [string, ...string[]];
     const counted = (text: string): Counted => ({ text, clients: item.clients, asks: item.asks });
-    if (kind === 'term' || kind === 'phrase' || kind === 'query') uncovered.push(counted(parts[0]!));
-    else if (kind === 'near-word' || kind === 'near-query') {
+    if (kind === 'query') questions.push(counted(parts[0]!));
+    else if (kind === 'term' || kind === 'phrase') fragments.push(counted(parts[0]!));
+    else if (kind === 'answered-query') {
+      const slug = parts[0]!;
+      if (!answeredQueries.has(slug)) answeredQueries.set(slug, []);
+      answeredQueries.get(slug)!.push(counted(parts[1]!));
+    } else if (kind === 'near-word' || kind === 'near-query') {
       const slug = parts[0]!;
       if (!near.has(slug)) near.set(slug, { words: [], queries: [] });
       near.get(slug)![kind === 'near-word' ? 'words' : 'queries'].push(counted(parts[1]!));
@@ -124,6 +142,11 @@ export async function buildReport (snapshot: Snapshot, context: ReportContext): 
     });
   }
   nearMisses.sort((a, b) => b.declined - a.declined || a.slug.localeCompare(b.slug));
+  const answered: AnsweredQuestions[] = [];
+  for (const [slug, n] of Object.entries(answeredByCategory)) {
+    answered.push({ slug, name: name(slug), answered: n, queries: (await byDemand(answeredQueries.get(slug) ?? [])).slice(0, SHOWN.answered) });
+  }
+  answered.sort((a, b) => b.answered - a.answered || a.slug.localeCompare(b.slug));
   const requests = Object.values(byOutcome).reduce((a, b) => a + b, 0);
   return {
     recording: context.recording,
@@ -131,55 +154,83 @@ export async function buildReport (snapshot: Snapshot, context: ReportContext): 
     window: { days: context.windowDays, from: dateOf(snapshot.fromDay), to: dateOf(snapshot.toDay) },
     minClients: context.minClients,
     totals: { requests, byOutcome, answeredByCategory },
-    uncovered: await groupTopics(uncovered),
+    uncovered: await groupTopics(questions, fragments),
     nearMisses,
+    answered,
     scopeRefusals: (await byDemand(scope)).slice(0, SHOWN.groups),
   };
 }
 
+/** The stems of a question's content words (a cut question's marker is no word). */
+const stemsOf = (text: string): string[] => [...new Set(contentWordsOf(text.endsWith(QUESTION_CUT) ? text.slice(0, -QUESTION_CUT.length) : text).map(stem))];
+
 /**
- * Topics grouped where they share words, most asked first: each item joins the first group whose
- * head (its most asked item) shares a word with it ("sourdough starter" gathers "sourdough",
- * "starter smells acetone"). Only with the head, never through another member: a word many topics
- * use ("best", "cheap") would otherwise chain unrelated topics into one.
+ * Groups looked at per stem: a word most questions hold ("keep", "best") would otherwise make every
+ * question compare with every group. The report shows the first twenty groups, which are the first
+ * to hold any stem, so a bound above that loses nothing shown and keeps the grouping linear.
  */
-export async function groupTopics (items: readonly Counted[]): Promise<TopicGroup[]> {
-  const groups: { head: Counted; related: Counted[] }[] = [];
-  // Each word to the first group whose head holds it, and to the first group any member of which
-  // holds it: looked up per word, so the report costs what its items do, never items times groups.
-  const byHeadWord = new Map<string, number>();
-  const byAnyWord = new Map<string, number>();
-  const first = (index: ReadonlyMap<string, number>, words: readonly string[]) => {
-    let found: number | undefined;
-    for (const w of words) {
-      const at = index.get(w);
-      if (at !== undefined && (found === undefined || at < found)) found = at;
-    }
-    return found;
-  };
-  let step = 0;
-  for (const item of await byDemand(items)) {
-    if (++step % STEPS_BETWEEN_PAUSES === 0) await letEventLoopRun();
-    const words = item.text.split(' ');
-    // A single word also joins a group one of whose phrases holds it ("alive" with "keep starter
-    // alive"): that adds no word to the group, so it chains nothing.
-    const at = first(byHeadWord, words) ?? (words.length === 1 ? first(byAnyWord, words) : undefined);
-    if (at === undefined) {
-      groups.push({ head: item, related: [] });
-      for (const w of words) {
-        if (!byHeadWord.has(w)) byHeadWord.set(w, groups.length - 1);
-        if (!byAnyWord.has(w)) byAnyWord.set(w, groups.length - 1);
-      }
-    } else {
-      groups[at]!.related.push(item);
-      for (const w of words) {
-        const known = byAnyWord.get(w);
-        if (known === undefined || known > at) byAnyWord.set(w, at);
-      }
-    }
-  }
-  return groups.slice(0, SHOWN.groups).map((g) => ({ ...g.head, related: g.related.slice(0, SHOWN.related) }));
+const GROUPS_PER_STEM = 32;
+
+interface Group {
+  readonly head: Counted;
+  readonly stems: number;
+  readonly members: Counted[];
 }
+
+/**
+ * Declined questions near no category grouped by what they are about, most asked first: a
+ * question joins the group whose head (its most asked question) shares the most of its content
+ * words after stemming, at least two, or all of them when it or the head has fewer ("sourdough
+ * starter smells" joins "how do i keep my sourdough starter alive"); one shared everyday word
+ * ("keeps", "old") never joins two questions, so a parenting question and a leaking toilet stay
+ * apart. A phrase or word joins a group the same way and is shown only when asked more than its
+ * head: it gathers questions none of which reached k alone. Only a question heads a group: a
+ * phrase alone is most often a piece of one question cut at MAX_QUESTION_WORDS.
+ */
+export async function groupTopics (questions: readonly Counted[], fragments: readonly Counted[] = []): Promise<TopicGroup[]> {
+  const groups: Group[] = [];
+  const byStem = new Map<string, number[]>();
+  const place = (stems: readonly string[]): number | undefined => {
+    const shared = new Map<number, number>();
+    for (const s of stems) for (const g of byStem.get(s) ?? []) shared.set(g, (shared.get(g) ?? 0) + 1);
+    let best: number | undefined;
+    for (const [g, n] of shared) {
+      if (n < Math.min(2, stems.length, groups[g]!.stems)) continue;
+      const bestN = best === undefined ? 0 : shared.get(best)!;
+      if (n > bestN || (n === bestN && g < best!)) best = g;
+    }
+    return best;
+  };
+  const head = (item: Counted, stems: readonly string[]) => {
+    groups.push({ head: item, stems: stems.length, members: [] });
+    for (const s of stems) {
+      const list = byStem.get(s) ?? [];
+      if (list.length < GROUPS_PER_STEM) list.push(groups.length - 1);
+      byStem.set(s, list);
+    }
+  };
+  const asked = new Set(questions.map((q) => q.text));
+  let step = 0;
+  for (const question of await byDemand(questions)) {
+    if (++step % STEPS_BETWEEN_PAUSES === 0) await letEventLoopRun();
+    const stems = stemsOf(question.text);
+    const at = place(stems);
+    if (at === undefined) head(question, stems);
+    else groups[at]!.members.push(question);
+  }
+  for (const fragment of await byDemand(fragments)) {
+    if (++step % STEPS_BETWEEN_PAUSES === 0) await letEventLoopRun();
+    if (asked.has(fragment.text)) continue;
+    const stems = stemsOf(fragment.text);
+    const at = place(stems);
+    if (at !== undefined && moreAsked(fragment, groups[at]!.head)) groups[at]!.members.push(fragment);
+  }
+  const shown = (await byDemand(groups.map((g) => ({ ...g.head, group: g })))).slice(0, SHOWN.groups);
+  return shown.map(({ group }) => ({ ...group.head, related: group.members.slice(0, SHOWN.related) }));
+}
+
+/** Asked by more clients, or as many more often. */
+const moreAsked = (a: Counted, b: Counted) => a.clients > b.clients || (a.clients === b.clients && a.asks > b.asks);
 
 /** The report as the CLI prints it. */
 export function formatReport (report: DemandReport): string {
@@ -187,7 +238,7 @@ export function formatReport (report: DemandReport): string {
   const { window: w } = report;
   lines.push(`Demand from ${w.from} to ${w.to} (the last ${w.days} day${w.days === 1 ? '' : 's'}; counts kept in ${report.store === 'redis' ? 'Redis' : 'memory'}).`);
   if (!report.recording) lines.push('Recording is off on this server (DEMAND_SIGNAL=off): nothing is counted.');
-  lines.push(`Words, phrases and queries appear only once at least ${report.minClients} distinct clients asked them on one day.`);
+  lines.push(`Words, phrases and questions appear only once at least ${report.minClients} distinct clients asked them on one day.`);
   const t = report.totals;
   if (t.requests === 0) {
     lines.push('', 'No requests were recorded in this window.');
@@ -195,12 +246,14 @@ export function formatReport (report: DemandReport): string {
   }
   lines.push('', `Requests: ${t.requests}`);
   for (const [outcome, n] of Object.entries(t.byOutcome)) if (n > 0) lines.push(`  ${outcome}: ${n}`);
-  const answered = Object.entries(t.answeredByCategory).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
-  if (answered.length > 0) {
-    lines.push('', 'Answered, per category:');
-    for (const [slug, n] of answered) lines.push(`  ${slug}: ${n}`);
-  }
   const counted = (c: Counted) => `"${c.text}" (${c.clients} client${c.clients === 1 ? '' : 's'}, ${c.asks} ask${c.asks === 1 ? '' : 's'})`;
+  if (report.answered.length > 0) {
+    lines.push('', 'Answered, per category (is each question its topic? a wrong one is turned away with a not-about entry):');
+    for (const a of report.answered) {
+      lines.push(`  ${a.name} (${a.slug}): ${a.answered} answered`);
+      if (a.queries.length > 0) lines.push(`     questions: ${a.queries.map(counted).join(', ')}`);
+    }
+  }
   lines.push('', 'Most asked topics nobody here covers:');
   if (report.uncovered.length === 0) lines.push(`  none yet asked by ${report.minClients} or more clients`);
   report.uncovered.forEach((g, i) => {

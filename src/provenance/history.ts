@@ -23,6 +23,8 @@ export interface HistoryEntry {
   readonly sha256: string;
   readonly previous: string | null;
   readonly changes: readonly Change[];
+  /** The curator's word on where the changes came from ("from demand: 23 questions, 4 categories"), signed with the rest. */
+  readonly note?: string;
   readonly publicKey: string;
   readonly signature: string;
 }
@@ -40,7 +42,14 @@ const changed = { const: 'changed' } as const;
 const shape = (properties: Record<string, unknown>) =>
   ({ type: 'object', additionalProperties: false, required: Object.keys(properties), properties }) as const;
 
-const entrySchema = shape({
+/** A note is one line a reader sees beside the changes: no control characters, and short. */
+export const MAX_NOTE_LENGTH = 200;
+const NOTE_PATTERN = '^[^\\u0000-\\u001f\\u007f]+$';
+
+/** Whether `text` may be a history entry's note. */
+export const isNote = (text: string): boolean => text.length <= MAX_NOTE_LENGTH && new RegExp(NOTE_PATTERN, 'u').test(text);
+
+const entryFields = {
   version: { type: 'string', pattern: SEMVER_PATTERN },
   date: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z$', format: 'date-time' },
   sha256: HEX64,
@@ -59,9 +68,12 @@ const entrySchema = shape({
       ],
     },
   },
+  note: { type: 'string', minLength: 1, maxLength: MAX_NOTE_LENGTH, pattern: NOTE_PATTERN },
   publicKey: key,
   signature: { type: 'string', pattern: '^[A-Za-z0-9+/]{86}==$' },
-});
+} as const;
+// Every field but the note is required: entries signed before notes existed stay valid.
+const entrySchema = { ...shape(entryFields), required: Object.keys(entryFields).filter((f) => f !== 'note') };
 
 const ajv = new Ajv2020({ strict: true });
 formats.default(ajv, { formats: ['date-time'] });
@@ -78,8 +90,8 @@ function signedPart ({ signature: _signature, ...rest }: HistoryEntry): Omit<His
 
 export function signEntry (entry: UnsignedEntry, key: CuratorKey): HistoryEntry {
   // Exactly the entry's fields: a signed entry passed in again must not carry its old signature along.
-  const { version, date, sha256, previous, changes } = entry;
-  const unsigned = { version, date, sha256, previous, changes, publicKey: key.publicKey };
+  const { version, date, sha256, previous, changes, note } = entry;
+  const unsigned = { version, date, sha256, previous, changes, ...(note === undefined ? {} : { note }), publicKey: key.publicKey };
   return { ...unsigned, signature: sign(null, canonicalBytes(unsigned), key.privateKey).toString('base64') };
 }
 

@@ -1,3 +1,4 @@
+import { QUESTION_CUT } from '../demand/asked.js';
 import type { DemandReport } from '../demand/report.js';
 import { buildMatcher, prepareQuery, RULES, type Matcher } from '../matcher/matcher.js';
 import { normalizeText } from '../matcher/normalize.js';
@@ -6,13 +7,17 @@ import type { WordVectors } from '../semantic/word-vectors.js';
 
 /**
  * A change to one category drawn from what agents asked: an example question in the askers'
- * words (from a declined question it came closest to), or a not-about entry (the curator turns a
- * suggestion into one when the questions shared the topic's words, not its purpose).
+ * words (from a declined question it came closest to), or a not-about entry: a word of a question
+ * the category answered that it never uses, for the curator to judge (a wrong answer shares the
+ * topic's words, not its purpose: "my dog has worms" answered by a goat category). The curator
+ * may also turn an example question into a not-about entry.
  */
 export interface Suggestion {
   readonly kind: 'example-question' | 'not-about';
   readonly slug: string;
   readonly text: string;
+  /** The question it was drawn from, when that is not its text (a not-about word's question). */
+  readonly from?: string;
   /** How many distinct clients asked what it comes from, and how often. */
   readonly clients: number;
   readonly asks: number;
@@ -29,6 +34,8 @@ export interface Move {
 export interface Consequence {
   /** Of the declined questions the report shows for this category, those it would answer that the registry does not yet. */
   readonly answers: readonly string[];
+  /** Of the questions the report shows this category answered, those it would no longer answer. */
+  readonly turnsAway: readonly string[];
   /** Example questions of the registry (of category `of`) whose answer would change, `from` one slug `to` another ('' for a decline). */
   readonly moves: readonly Move[];
 }
@@ -50,11 +57,40 @@ export function suggestionsFrom (registry: Registry, report: DemandReport, match
     if (category === undefined) continue;
     const held = new Set(category.queryPatterns.map(normalizeText));
     for (const q of near.queries) {
-      if (held.has(normalizeText(q.text)) || !couldBelong(matcher, q.text, near.slug, meaning)) continue;
+      // A question cut short is no way anyone asks.
+      if (q.text.endsWith(QUESTION_CUT) || held.has(normalizeText(q.text)) || !couldBelong(matcher, q.text, near.slug, meaning)) continue;
       found.push({ kind: 'example-question', slug: near.slug, text: q.text, clients: q.clients, asks: q.asks });
     }
   }
-  return found.sort((a, b) => b.clients - a.clients || b.asks - a.asks || a.slug.localeCompare(b.slug) || a.text.localeCompare(b.text));
+  const order = (a: Suggestion, b: Suggestion) => b.clients - a.clients || b.asks - a.asks || a.slug.localeCompare(b.slug) || a.text.localeCompare(b.text);
+  return [...found.sort(order), ...notAboutReviews(registry, report, matcher).sort(order)];
+}
+
+/**
+ * For each question a category answered where at least half the words are ones the category never
+ * uses, the first of those as a not-about entry for the curator to judge (or edit): a question
+ * mostly in the topic's own words is its topic, and one mostly foreign to it may be another topic
+ * sharing a word ("buy" of "where can i buy a weighted tournament chess set").
+ * Only the curator can tell: on the labelled sets, the semantic stage ranks the answering
+ * category no lower for wrong answers than for right ones, so `--accept-all` never takes these.
+ */
+function notAboutReviews (registry: Registry, report: DemandReport, matcher: Matcher): Suggestion[] {
+  const found: Suggestion[] = [];
+  for (const answered of report.answered) {
+    const category = registry.categories[answered.slug];
+    if (category === undefined) continue;
+    const held = new Set((category.notAbout ?? []).map(normalizeText));
+    for (const q of answered.queries) {
+      // A long request's first words are its background, not what it asks.
+      if (q.text.endsWith(QUESTION_CUT)) continue;
+      const prepared = prepareQuery(q.text);
+      const foreign = matcher.unknownWords(prepared, answered.slug);
+      const [word] = foreign;
+      if (word === undefined || 2 * foreign.length < new Set(prepared.words).size || held.has(word)) continue;
+      found.push({ kind: 'not-about', slug: answered.slug, text: word, from: q.text, clients: q.clients, asks: q.asks });
+    }
+  }
+  return found;
 }
 
 /**
@@ -99,17 +135,18 @@ export function judgeOn (
   threshold: number | undefined,
   meaning: WordVectors | undefined,
   now: Matcher = buildMatcher(registry, threshold, { meaning })
-): (s: Suggestion, declined: readonly string[]) => Consequence {
+): (s: Suggestion, declined: readonly string[], answered?: readonly string[]) => Consequence {
   const before = exampleAnswers(registry, now);
   const answersWith = (matcher: Matcher, q: string, slug: string) => {
     const o = matcher.match(q);
     return o.kind === 'match' && o.slug === slug;
   };
-  return (s, declined) => {
+  return (s, declined, answered = []) => {
     const after = applySuggestion(registry, s);
     const matcher = buildMatcher(after, threshold, { meaning });
     // What it adds: a question an earlier edit answers already is not counted again.
     const answers = declined.filter((q) => !answersWith(now, q, s.slug) && answersWith(matcher, q, s.slug));
+    const turnsAway = answered.filter((q) => answersWith(now, q, s.slug) && !answersWith(matcher, q, s.slug));
     const moves: Move[] = [];
     for (const [key, to] of exampleAnswers(after, matcher)) {
       const was = before.get(key);
@@ -117,13 +154,18 @@ export function judgeOn (
       const [of, question] = key.split('\u0000') as [string, string];
       moves.push({ question, of, from: was, to });
     }
-    return { answers, moves };
+    return { answers, turnsAway, moves };
   };
 }
 
 /** Per category, the declined questions the report shows near it: what a suggestion may answer. */
 export function declinedBySlug (report: DemandReport): Map<string, string[]> {
-  return new Map(report.nearMisses.map((n) => [n.slug, n.queries.map((q) => q.text)]));
+  return new Map(report.nearMisses.map((n) => [n.slug, n.queries.map((q) => q.text.replace(QUESTION_CUT, ''))]));
+}
+
+/** Per category, the questions the report shows it answered: what a not-about entry may turn away. */
+export function answeredBySlug (report: DemandReport): Map<string, string[]> {
+  return new Map(report.answered.map((a) => [a.slug, a.queries.map((q) => q.text.replace(QUESTION_CUT, ''))]));
 }
 
 /** A move that makes an example question go wrong: it was answered by its own category and no longer is. */
@@ -133,13 +175,14 @@ export const goesWrong = (move: Move): boolean => move.from === move.of && move.
 export interface Judged {
   readonly suggestion: Suggestion;
   readonly consequence: Consequence;
-  readonly skipped?: 'answers-nothing' | 'breaks-examples' | 'adds-warnings' | 'by-curator';
+  readonly skipped?: 'answers-nothing' | 'breaks-examples' | 'adds-warnings' | 'needs-curator' | 'by-curator';
 }
 
 /**
  * Every suggestion in turn, each judged on the registry as the ones taken before it left it: one
  * that answers none of the declined questions, or makes an example question go wrong, or that
- * `acceptable` refuses (the caller's lint), is skipped. What `triage --accept-all` writes.
+ * `acceptable` refuses (the caller's lint), is skipped, and so is every not-about entry (whether
+ * an answer was wrong is the curator's call). What `triage --accept-all` writes.
  */
 export function takeAll (
   registry: Registry,
@@ -147,20 +190,23 @@ export function takeAll (
   options: { threshold?: number; meaning?: WordVectors; acceptable?: (edited: Registry) => boolean }
 ): { registry: Registry; judged: Judged[] } {
   const declined = declinedBySlug(report);
+  const answered = answeredBySlug(report);
   const matcher = buildMatcher(registry, options.threshold, { meaning: options.meaning });
   let current = registry;
   let judge = judgeOn(current, options.threshold, options.meaning, matcher);
   const judged: Judged[] = [];
   for (const suggestion of suggestionsFrom(registry, report, matcher, options.meaning !== undefined)) {
-    const consequence = judge(suggestion, declined.get(suggestion.slug) ?? []);
+    const consequence = judge(suggestion, declined.get(suggestion.slug) ?? [], answered.get(suggestion.slug) ?? []);
     const edited = applySuggestion(current, suggestion);
     // One that answers only itself is one asker's wording, not yet a way people ask.
     const others = consequence.answers.filter((q) => normalizeText(q) !== normalizeText(suggestion.text));
-    const skipped = others.length === 0
-      ? 'answers-nothing'
-      : consequence.moves.some(goesWrong)
-        ? 'breaks-examples'
-        : options.acceptable?.(edited) === false ? 'adds-warnings' : undefined;
+    const skipped = suggestion.kind === 'not-about'
+      ? 'needs-curator'
+      : others.length === 0
+        ? 'answers-nothing'
+        : consequence.moves.some(goesWrong)
+          ? 'breaks-examples'
+          : options.acceptable?.(edited) === false ? 'adds-warnings' : undefined;
     judged.push({ suggestion, consequence, ...(skipped === undefined ? {} : { skipped }) });
     if (skipped !== undefined) continue;
     current = edited;

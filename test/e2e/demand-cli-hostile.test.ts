@@ -48,6 +48,7 @@ const REPORT = {
   totals: { requests: 9, byOutcome: { 'below-threshold': 9 }, answeredByCategory: {} },
   uncovered: [{ text: 'copy \u001b]52;c;cm0gLXJmIH4=\u0007 me \u001b]8;;https://evil.example\u001b\\link\u001b]8;;\u001b\\ \u009b2J \u202eevil', clients: 5, asks: 9, related: [] }],
   nearMisses: [],
+  answered: [],
   scopeRefusals: [],
 };
 
@@ -107,6 +108,7 @@ t.test('a malformed report is one clear line, never a stack trace (finding 9)', 
   const bodies = [
     { ...REPORT, uncovered: undefined },
     { ...REPORT, nearMisses: [{ slug: 'x', name: 'X', declined: 1 }] },
+    { ...REPORT, answered: [{ slug: 'x', name: 'X', answered: 1 }] },
     { ...REPORT, totals: { requests: 'many' } },
     { ...REPORT, window: null },
     [REPORT],

@@ -213,3 +213,18 @@ t.test('MCP clients read the history: get_history with filters, get_sources with
   t.match(prov[0]!.text, /Signed by: the curator, offline \(a curator-signed registry: this server only verifies it and holds no secret key\)/);
   t.match(prov[0]!.text, /History: 2 signed versions, the latest 1\.1\.0/);
 });
+
+t.test('get_history shows the note a curator signed with (from demand, issue 32)', async (t) => {
+  const folder = await signedTwice();
+  await nextVersion(folder, '1.2.0', (s) => s.replace('Exercises first. ', 'Exercises before the book. '));
+  const signed = await cli('sign', folder.registry, '--key', folder.keyFile, '--note', 'from demand: 3 questions, 1 category');
+  t.equal(signed.code, 0, signed.err);
+  const { base } = await serve(t, folder);
+  const client = new Client({ name: 'tap', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
+  t.teardown(() => client.close());
+  const all = await client.callTool({ name: 'get_history', arguments: { limit: 2 } });
+  const entries = (all.structuredContent as { entries: { version: string; note?: string }[] }).entries;
+  t.same(entries.map((e) => [e.version, e.note]), [['1.2.0', 'from demand: 3 questions, 1 category'], ['1.1.0', undefined]]);
+  t.match((all.content as { text: string }[])[0]!.text, /1\.2\.0 {2}\S+ {2}sha256 [0-9a-f]{64}\n {2}note: from demand: 3 questions, 1 category\n/);
+});

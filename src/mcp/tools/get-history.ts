@@ -34,7 +34,8 @@ function validSince (since: string): boolean {
 
 function entryView (e: HistoryEntry, category: string | undefined) {
   const changes = category === undefined ? e.changes : e.changes.filter((c) => changedCategory(c) === category);
-  return { version: e.version, date: e.date, sha256: e.sha256, previous: e.previous, changes, summary: changes.map(describeChange) };
+  const note = e.note === undefined ? {} : { note: e.note };
+  return { version: e.version, date: e.date, sha256: e.sha256, previous: e.previous, changes, summary: changes.map(describeChange), ...note };
 }
 
 /** A history answer: who signed, the version, and the matching entries, newest first. */
@@ -44,14 +45,19 @@ const historySchema = schema.object({
   total: { type: 'integer', minimum: 0 },
   entries: {
     type: 'array',
-    items: schema.object({
-      version: schema.string,
-      date: schema.string,
-      sha256: schema.string,
-      previous: { anyOf: [schema.string, { type: 'null' }] },
-      changes: { type: 'array', items: change },
-      summary: schema.strings,
-    }),
+    items: schema.object(
+      {
+        version: schema.string,
+        date: schema.string,
+        sha256: schema.string,
+        previous: { anyOf: [schema.string, { type: 'null' }] },
+        changes: { type: 'array', items: change },
+        summary: schema.strings,
+        // The curator's note on where the changes came from, when the entry has one.
+        note: schema.string,
+      },
+      ['version', 'date', 'sha256', 'previous', 'changes', 'summary']
+    ),
   },
 });
 
@@ -104,7 +110,12 @@ export const getHistory: Tool = {
         ? [`This registry (version ${registry.version}) has no signed history: it is signed by ${signed.mode === 'server' ? 'this server' : 'an ephemeral development key'}, not by its curator with the sign command.`]
         : [
             `Signed history of registry ${registry.version}: ${matching.length} of ${history.length} entries match${matching.length > entries.length ? `, the newest ${entries.length} shown` : ''}, newest first.`,
-            ...entries.flatMap((e) => ['', `${e.version}  ${e.date}  sha256 ${e.sha256}`, ...(e.summary.length > 0 ? e.summary.map((s) => `  ${s}`) : ['  (no changes but the version)'])]),
+            ...entries.flatMap((e) => [
+              '',
+              `${e.version}  ${e.date}  sha256 ${e.sha256}`,
+              ...('note' in e ? [`  note: ${e.note}`] : []),
+              ...(e.summary.length > 0 ? e.summary.map((s) => `  ${s}`) : ['  (no changes but the version)']),
+            ]),
           ];
     return answer(lines.join('\n'), { signedBy: signed.mode, registryVersion: registry.version, total: matching.length, entries });
   },

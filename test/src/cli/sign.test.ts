@@ -282,3 +282,23 @@ t.test('diff shows what a changed field held and holds now: old and new text, an
   t.equal(d.code, 0, d.err);
   t.match(d.out, `  changed category rust-learning: description, keywords\n      description: ${JSON.stringify(before.description)}\n                   -> "Learning Rust."\n      keywords: removed ${JSON.stringify(before.keywords[0])}; added "cargo workspaces"`);
 });
+
+t.test('sign --note: the entry carries the note, signed with the rest; a note of control characters or too long is refused (issue 32)', async (t) => {
+  const folder = await curatorFolder();
+  const res = await cli('sign', folder.registry, '--key', folder.keyFile, '--note', 'from demand: 3 questions, 1 category');
+  t.equal(res.code, 0, res.err);
+  t.match(res.out, /^note: from demand: 3 questions, 1 category$/m);
+  const history = JSON.parse(await readFile(folder.files.history, 'utf8'));
+  t.equal(history[0].note, 'from demand: 3 questions, 1 category');
+  t.equal((await cli('verify', folder.registry, '--pubkey', folder.pubkey)).code, 0, 'the history verifies');
+  history[0].note = 'written by hand later';
+  await writeFile(folder.files.history, `[\n${JSON.stringify(history[0])}\n]\n`);
+  const altered = await cli('verify', folder.registry, '--pubkey', folder.pubkey);
+  t.equal(altered.code, 1, 'a note changed after signing breaks the entry');
+  for (const bad of ['two\nlines', 'x'.repeat(201), '']) {
+    const refused = await cli('sign', folder.registry, '--key', folder.keyFile, '--note', bad);
+    t.equal(refused.code, 1);
+    t.match(refused.err, /^FAIL --note must be one line of 1 to 200 characters without control characters; nothing was signed$/);
+  }
+  t.match((await cli('sign', folder.registry, '--key', folder.keyFile, '--note')).err, /^usage: three-good-sources sign/);
+});

@@ -61,7 +61,8 @@ t.test('triage --accept-all --out: the registry with the suggestions taken, no n
   const out = join(dir, 'accepted.json');
   const res = await cli('triage', SHIPPED_REGISTRY, '--demand-file', reportFile, '--accept-all', '--out', out);
   t.equal(res.code, 0, res.err);
-  t.match(res.out, /^from demand: \d+ questions, 1 categories \(\d+ of \d+ suggestions taken, 1 categories changed\); written to .*accepted\.json: check it, then sign it$/m);
+  t.match(res.out, /^from demand: \d+ questions, 1 category \(\d+ of \d+ suggestions taken, 1 category changed\); written to .*accepted\.json$/m);
+  t.match(res.out, /^check it, then sign it with its note: three-good-sources sign .*accepted\.json --key <your key file> --note "from demand: \d+ questions, 1 category"$/m, 'the signing that records where the changes came from');
   const written = registryFromBytes(await readFile(out));
   if (!written.ok) throw new Error(written.problems.join());
   const matcher = buildMatcher(written.registry);

@@ -31,9 +31,9 @@ if (!checked.ok) throw new Error(checked.problems.join());
 const registry: Registry = checked.registry;
 
 const counted = (text: string) => ({ text, clients: 5, asks: 5 });
-function reportOf (nearMisses: DemandReport['nearMisses']): DemandReport {
+function reportOf (nearMisses: DemandReport['nearMisses'], answered: DemandReport['answered'] = []): DemandReport {
   const byOutcome = { answered: 0, 'peer-answered': 0, 'below-threshold': 0, 'too-close': 0, 'too-vague': 0, 'out-of-scope': 0, 'no-words': 0, 'too-long': 0 };
-  return { recording: true, store: 'memory', window: { days: 30, from: '2026-11-01', to: '2026-11-28' }, minClients: 5, totals: { requests: 0, byOutcome, answeredByCategory: {} }, uncovered: [], nearMisses, scopeRefusals: [] };
+  return { recording: true, store: 'memory', window: { days: 30, from: '2026-11-01', to: '2026-11-28' }, minClients: 5, totals: { requests: 0, byOutcome, answeredByCategory: {} }, uncovered: [], nearMisses, answered, scopeRefusals: [] };
 }
 
 t.test('a suggestion is offered only where the question could belong: not a price, not one word, not a category it is not near (issue 32)', async (t) => {
@@ -89,4 +89,28 @@ t.test('a report that names a category the registry lacks was made for another r
   t.same(unknownSlugs(registry, report), ['knitting']);
   t.same(unknownSlugs(registry, reportOf([])), []);
   t.same(suggestionsFrom(registry, report, buildMatcher(registry), false), [], 'and it suggests nothing for it');
+});
+
+t.test('a question a category answered mostly in words it never uses is offered as a not-about entry for the curator; takeAll never takes one (issue 32)', async (t) => {
+  const answered = [
+    {
+      slug: 'home-baking',
+      name: 'Home baking',
+      answered: 3,
+      queries: [counted('hot dog stand permit bake sale'), counted('why did my cake sink'), counted('a user wants to bake for a school fair and has never baked …')],
+    },
+  ];
+  const report = reportOf([], answered);
+  const found = suggestionsFrom(registry, report, buildMatcher(registry, undefined, { meaning }), true);
+  t.same(
+    found.map((s) => [s.kind, s.slug, s.text, s.from]),
+    [['not-about', 'home-baking', 'hot', 'hot dog stand permit bake sale']],
+    'its first foreign word, from the question; not a question in the topic\'s own words, nor one cut short'
+  );
+  const { judged, registry: after } = takeAll(registry, report, { meaning });
+  t.same(judged.map((j) => j.skipped), ['needs-curator'], 'whether an answer was wrong is the curator\'s call');
+  t.equal(after, registry);
+  const judge = judgeOn(registry, undefined, meaning);
+  const away = judge({ kind: 'not-about', slug: 'home-baking', text: 'cake', clients: 5, asks: 5 }, [], ['why did my cake sink', 'how to bake sourdough bread']);
+  t.same(away.turnsAway, ['why did my cake sink'], 'it says which answered questions it would turn away');
 });
