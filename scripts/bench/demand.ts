@@ -66,8 +66,11 @@ async function reportPausesOf (where: string, store: MemoryDemandStore | RedisDe
   let n = 0;
   for (let day = 0; day < limits.windowDays; day++, clock.now += 86_400_000) {
     for (let i = 0; i < limits.itemsPerDay; i++, n++) {
-      const kind = ['term', 'phrase', 'query', `near-word${SEP}slug${i % 40}`, `scope${SEP}slug${i % 40}`][i % 5]!;
-      const item = `${kind}${SEP}word${n % 5000} other${(n * 3) % 5000} ${n}`;
+      // Every kind the report reads, questions as long as they are kept (twelve words) so that
+      // grouping them costs what it can.
+      const kind = ['term', 'phrase', 'query', `near-word${SEP}slug${i % 40}`, `near-query${SEP}slug${i % 40}`, `answered-query${SEP}slug${i % 40}`, `scope${SEP}slug${i % 40}`][i % 7]!;
+      const question = Array.from({ length: 10 }, (_, j) => `word${(n * (j + 1)) % 5000}`).join(' ');
+      const item = `${kind}${SEP}${kind.endsWith('query') ? question : `word${n % 5000} other${(n * 3) % 5000}`} ${n}`;
       for (let c = 0; c < 6; c++) store.record({ outcome: 'below-threshold', totals: [`outcome${SEP}below-threshold`], items: [item] }, `10.${day}.${i >> 8}.${c * 40 + (i & 31)}`);
     }
     if (store instanceof RedisDemandStore) await store.flush();
@@ -152,7 +155,7 @@ function memory (matcher: Matcher): void {
   const plain = held(matcher, total, (i) => `alpha${i} beta${i} gamma${i}`, limits);
   console.log(`memory: the store holds ${mb(plain.bytes)} MB after ${total.toLocaleString('en')} distinct queries in a day (${plain.items} items kept, the day's share of ${ITEMS_IN_WINDOW.toLocaleString('en')}; ${plain.seconds.toFixed(0)} s)`);
   // The worst case: every item as long as an item can be (words of 24 letters), every item the window keeps on one day.
-  const long = (i: number) => Array.from({ length: 8 }, (_, j) => `w${i}x${j}`.padEnd(24, 'q')).join(' ');
+  const long = (i: number) => Array.from({ length: 12 }, (_, j) => `w${i}x${j}`.padEnd(24, 'q')).join(' ');
   const worst = held(matcher, 20_000, long, { windowDays: 1, itemsPerDay: ITEMS_IN_WINDOW });
   console.log(`memory, worst case: ${mb(worst.bytes)} MB for the window's ${worst.items.toLocaleString('en')} items all of the longest kind (${(worst.bytes / worst.items).toFixed(0)} bytes each)${gc === undefined ? ' (run with --expose-gc for settled readings)' : ''}`);
 }

@@ -44,9 +44,11 @@ function describe ({ suggestion: s, consequence: c, skipped }: Judged): string[]
   const asked = `asked by ${s.clients} clients, ${s.asks} times`;
   const lines = [`${s.slug}: ${what} "${s.text}" (${s.from === undefined ? asked : `it answered "${s.from}", ${asked}: is that its topic?`})`];
   const quoted = (list: readonly string[]) => (list.length > 0 ? `: ${list.map((q) => `"${q}"`).join(', ')}` : '');
-  if (s.kind === 'example-question') lines.push(`  would answer ${c.answers.length} declined question${c.answers.length === 1 ? '' : 's'}${quoted(c.answers)}`);
+  if (c === undefined) {
+    // Skipped before it was judged (see takeAll).
+  } else if (s.kind === 'example-question') lines.push(`  would answer ${c.answers.length} declined question${c.answers.length === 1 ? '' : 's'}${quoted(c.answers)}`);
   else lines.push(`  would turn away ${c.turnsAway.length} question${c.turnsAway.length === 1 ? '' : 's'} it answered${quoted(c.turnsAway)}`);
-  for (const m of c.moves) lines.push(`  moves the example question "${m.question}" of ${m.of} from ${m.from || 'a decline'} to ${m.to || 'a decline'}`);
+  for (const m of c?.moves ?? []) lines.push(`  moves the example question "${m.question}" of ${m.of} from ${m.from || 'a decline'} to ${m.to || 'a decline'}`);
   if (skipped !== undefined) {
     const why = {
       'answers-nothing': 'it answers no declined question but its own',
@@ -74,7 +76,7 @@ async function writeRegistry (file: string, registry: Registry, io: CliIo): Prom
 /** What the curator took, for the signing that follows: how many questions from demand, in how many categories. */
 function summary (before: Registry, after: Registry, judged: readonly Judged[]): string {
   const taken = judged.filter((j) => j.skipped === undefined);
-  const questions = new Set(taken.flatMap((j) => j.consequence.answers)).size;
+  const questions = new Set(taken.flatMap((j) => j.consequence?.answers ?? [])).size;
   const categories = new Set(taken.map((j) => j.suggestion.slug)).size;
   const changed = Object.keys(after.categories).filter((slug) => after.categories[slug] !== before.categories[slug]).length;
   const n = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
@@ -124,7 +126,7 @@ export async function triage (argv: readonly string[], io: CliIo): Promise<numbe
   const meaning = meaningFromEnv();
   if (oneAtATime) return interactive(registry, report, out!, meaning, io);
   const warnings = lint(registry).length;
-  const { registry: edited, judged } = takeAll(registry, report, { meaning, acceptable: (r) => lint(r).length <= warnings });
+  const { registry: edited, judged } = takeAll(registry, report, { meaning, acceptable: (r) => lint(r).length <= warnings, judgeAll: json });
   if (json) {
     io.out(JSON.stringify({ suggestions: judged }, null, 2));
     return 0;
@@ -149,7 +151,7 @@ async function interactive (
   const matcher = buildMatcher(registry, undefined, { meaning });
   let current = registry;
   // Rebuilt only when an accepted edit changes the registry.
-  let judge = judgeOn(current, undefined, meaning, matcher);
+  let judge = judgeOn(current, undefined);
   const judged: Judged[] = [];
   try {
     for (const first of suggestionsFrom(registry, report, matcher, meaning !== undefined)) {
@@ -168,7 +170,7 @@ async function interactive (
         const taken = answer === 'a' || answer === 'n';
         if (taken) {
           current = applySuggestion(current, s);
-          judge = judgeOn(current, undefined, meaning);
+          judge = judgeOn(current, undefined);
         }
         judged.push({ suggestion: s, consequence, ...(taken ? {} : { skipped: 'by-curator' as const }) });
         break;

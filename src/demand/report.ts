@@ -66,20 +66,35 @@ export const SHOWN = { groups: 20, related: 8, words: 10, queries: 5, answered: 
 /** Words of a text, counted up to three: among equally asked items a phrase says more than a word, and a long query no more than a phrase. */
 const span = (text: string) => Math.min(3, text.split(' ').length);
 
+/** Most asked first: distinct clients, then asks, then span, then the text in code-unit order. */
+interface Keyed<T extends Counted> {
+  readonly item: T;
+  readonly span: number;
+}
+const byDemandOrder = <T extends Counted>({ item: a, span: as }: Keyed<T>, { item: b, span: bs }: Keyed<T>) =>
+  b.clients - a.clients || b.asks - a.asks || bs - as || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0);
+const keyedOf = <T extends Counted>(item: T): Keyed<T> => ({ item, span: span(item.text) });
+
 /**
- * `items` most asked first (distinct clients, then asks, then span, then the text in code-unit
- * order), sorted on keys computed once per item (a comparator that split each text on every
- * comparison took 35 to 50 ms), in slices with the event loop let run between them.
+ * `items` most asked first, sorted on keys computed once per item (a comparator that split each
+ * text on every comparison took 35 to 50 ms), in slices with the event loop let run between them.
  */
 async function byDemand<T extends Counted> (items: readonly T[]): Promise<T[]> {
-  const keyed = items.map((item) => ({ item, span: span(item.text) }));
-  const sorted = await sortWithPauses(keyed, (a, b) =>
-    b.item.clients - a.item.clients ||
-    b.item.asks - a.item.asks ||
-    b.span - a.span ||
-    (a.item.text < b.item.text ? -1 : a.item.text > b.item.text ? 1 : 0)
-  );
-  return sorted.map((k) => k.item);
+  return (await sortWithPauses(items.map(keyedOf), byDemandOrder)).map((k) => k.item);
+}
+
+/** The `n` most asked of `items`, in byDemand's order: one pass keeping the best `n` seen. */
+export function mostAsked<T extends Counted> (items: readonly T[], n: number): T[] {
+  const best: Keyed<T>[] = [];
+  for (const item of items) {
+    const keyed = keyedOf(item);
+    if (best.length === n && byDemandOrder(keyed, best[n - 1]!) >= 0) continue;
+    let at = best.length;
+    while (at > 0 && byDemandOrder(keyed, best[at - 1]!) < 0) at--;
+    best.splice(at, 0, keyed);
+    if (best.length > n) best.pop();
+  }
+  return best.map((k) => k.item);
 }
 
 export interface ReportContext {
@@ -131,20 +146,32 @@ export async function buildReport (snapshot: Snapshot, context: ReportContext): 
     } else if (kind === 'scope') scope.push({ slug: parts[0]!, name: name(parts[0]!), ...counted(parts[1]!) });
   }
   const slugs = new Set([...nearDeclined.keys(), ...near.keys()]);
+  // Per category, only the most asked few are shown: picked in one pass, the event loop let run
+  // between categories once a slice's worth was read (hundreds of categories, each a short list,
+  // sorted one after another held it for 20 ms).
+  let read = 0;
+  const most = async <T extends Counted>(items: readonly T[], n: number): Promise<T[]> => {
+    read += items.length;
+    if (read >= STEPS_BETWEEN_PAUSES) {
+      read = 0;
+      await letEventLoopRun();
+    }
+    return mostAsked(items, n);
+  };
   const nearMisses: NearMisses[] = [];
   for (const slug of slugs) {
     nearMisses.push({
       slug,
       name: name(slug),
       declined: nearDeclined.get(slug) ?? 0,
-      unknownWords: (await byDemand(near.get(slug)?.words ?? [])).slice(0, SHOWN.words),
-      queries: (await byDemand(near.get(slug)?.queries ?? [])).slice(0, SHOWN.queries),
+      unknownWords: await most(near.get(slug)?.words ?? [], SHOWN.words),
+      queries: await most(near.get(slug)?.queries ?? [], SHOWN.queries),
     });
   }
   nearMisses.sort((a, b) => b.declined - a.declined || a.slug.localeCompare(b.slug));
   const answered: AnsweredQuestions[] = [];
   for (const [slug, n] of Object.entries(answeredByCategory)) {
-    answered.push({ slug, name: name(slug), answered: n, queries: (await byDemand(answeredQueries.get(slug) ?? [])).slice(0, SHOWN.answered) });
+    answered.push({ slug, name: name(slug), answered: n, queries: await most(answeredQueries.get(slug) ?? [], SHOWN.answered) });
   }
   answered.sort((a, b) => b.answered - a.answered || a.slug.localeCompare(b.slug));
   const requests = Object.values(byOutcome).reduce((a, b) => a + b, 0);
@@ -210,18 +237,26 @@ export async function groupTopics (questions: readonly Counted[], fragments: rea
     }
   };
   const asked = new Set(questions.map((q) => q.text));
+  // A step is a word: a question of twelve words costs twelve times a word to place.
   let step = 0;
+  let pauseAt = STEPS_BETWEEN_PAUSES;
+  const pauseEvery = async (words: number) => {
+    step += Math.max(1, words);
+    if (step < pauseAt) return;
+    pauseAt = step + STEPS_BETWEEN_PAUSES;
+    await letEventLoopRun();
+  };
   for (const question of await byDemand(questions)) {
-    if (++step % STEPS_BETWEEN_PAUSES === 0) await letEventLoopRun();
     const stems = stemsOf(question.text);
+    await pauseEvery(stems.length);
     const at = place(stems);
     if (at === undefined) head(question, stems);
     else groups[at]!.members.push(question);
   }
   for (const fragment of await byDemand(fragments)) {
-    if (++step % STEPS_BETWEEN_PAUSES === 0) await letEventLoopRun();
     if (asked.has(fragment.text)) continue;
     const stems = stemsOf(fragment.text);
+    await pauseEvery(stems.length);
     const at = place(stems);
     if (at !== undefined && moreAsked(fragment, groups[at]!.head)) groups[at]!.members.push(fragment);
   }

@@ -44,8 +44,11 @@ export interface Matcher {
   explain(query: string, threshold?: number): Explanation;
   /** Every spelling this registry uses, in its order: what a shared spelling index is built from. */
   vocabulary(): Iterable<string>;
-  /** The query's words (as normalised) whose stems the category `slug` never uses: what a near-miss lacked. */
-  unknownWords(prepared: PreparedQuery, slug: string): string[];
+  /**
+   * The query's words (as normalised) whose stems the category `slug` never uses: what a near-miss
+   * lacked. Without a slug, those no category uses: the only words a typo correction may change.
+   */
+  unknownWords(prepared: PreparedQuery, slug?: string): string[];
   /** Reads typo candidates from `index` (a shared one that answers as its own), or from its own again when undefined. */
   useSpelling(index: SpellingIndex | undefined): void;
   /** How many rankings and word corrections are remembered now (each bounded). */
@@ -124,6 +127,7 @@ function * matcherSteps (registry: Registry, defaultThreshold: number, options: 
     },
     vocabulary: () => ix.spellings.keys(),
     unknownWords (prepared, slug) {
+      if (slug === undefined) return prepared.words.filter((_, i) => !ix.terms.has(prepared.stems[i]!));
       const id = ix.idOfSlug.get(slug);
       if (id === undefined) return [];
       return prepared.words.filter((_, i) => !(ix.terms.get(prepared.stems[i]!)?.ids.includes(id) ?? false));

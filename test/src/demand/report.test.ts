@@ -1,6 +1,6 @@
 import t from 'tap';
 import { SEP } from '../../../src/demand/asked.js';
-import { buildReport, formatReport, groupTopics, SHOWN } from '../../../src/demand/report.js';
+import { buildReport, formatReport, groupTopics, mostAsked, SHOWN } from '../../../src/demand/report.js';
 import type { ShownItem } from '../../../src/demand/store.js';
 
 const counted = (text: string, clients = 5, asks = clients) => ({ text, clients, asks });
@@ -50,4 +50,11 @@ t.test('the report lists what each category answered, most answering first, so t
   t.equal(report.answered[1]!.queries.length, SHOWN.answered, 'bounded per category');
   const printed = formatReport(report);
   t.match(printed, /Answered, per category \(is each question its topic\? a wrong one is turned away with a not-about entry\):\n {2}Dog training \(dog-training\): 9 answered\n {5}questions: "how do i stop my puppy biting" \(8 clients, 8 asks\), "hot dog stand permit" \(5 clients, 5 asks\)/);
+});
+
+t.test('a category\'s list shows its most asked: by clients, then asks, then longer phrases, then text', async (t) => {
+  const items = [counted('b', 5, 9), counted('a', 5, 9), counted('x y', 5, 9), counted('top', 9, 9), counted('c', 5, 12), counted('d', 4, 40)];
+  t.same(mostAsked(items, 4).map((i) => i.text), ['top', 'c', 'x y', 'a']);
+  t.same(mostAsked(items, 10).map((i) => i.text), ['top', 'c', 'x y', 'a', 'b', 'd'], 'all of them when fewer');
+  t.same(mostAsked([], 3), []);
 });

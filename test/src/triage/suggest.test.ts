@@ -54,7 +54,7 @@ t.test('a suggestion is offered only where the question could belong: not a pric
 });
 
 t.test('what a suggestion would change: the declined questions it answers, and the example questions it moves away from their category', async (t) => {
-  const judge = judgeOn(registry, undefined, meaning);
+  const judge = judgeOn(registry, undefined);
   const asked = ['squeaky disc brakes when wet', 'brakes squeal when wet', 'my disc brakes squeak in the wet', 'how to bake sourdough bread'];
   const good = judge({ kind: 'example-question', slug: 'bicycle-repair', text: 'squeaky disc brakes when wet', clients: 5, asks: 5 }, asked);
   t.ok(good.answers.includes('brakes squeal when wet') || good.answers.includes('my disc brakes squeak in the wet'), `it answers another way of asking: ${good.answers.join(', ')}`);
@@ -110,7 +110,7 @@ t.test('a question a category answered mostly in words it never uses is offered 
   const { judged, registry: after } = takeAll(registry, report, { meaning });
   t.same(judged.map((j) => j.skipped), ['needs-curator'], 'whether an answer was wrong is the curator\'s call');
   t.equal(after, registry);
-  const judge = judgeOn(registry, undefined, meaning);
+  const judge = judgeOn(registry, undefined);
   const away = judge({ kind: 'not-about', slug: 'home-baking', text: 'cake', clients: 5, asks: 5 }, [], ['why did my cake sink', 'how to bake sourdough bread']);
   t.same(away.turnsAway, ['why did my cake sink'], 'it says which answered questions it would turn away');
 });
