@@ -44,27 +44,29 @@ export class MemoryDemandStore implements DemandStore {
     // One pass over every day's items, with a pause for the event loop every few thousand, so that
     // requests go on while a report is built. Days and items are copied first: a request recorded
     // during a pause may add a day or evict an item.
-    const sums = new Map<string, { asks: number; clients: number; most: number }>();
+    const sums = new Map<string, { asks: number; clients: number; most: number; firstDay: number; lastDay: number }>();
     let seen = 0;
-    for (const day of [...this.#days.values()]) {
+    for (const [dayNumber, day] of [...this.#days.entries()]) {
       for (const [key, n] of day.totals) totals[key] = (totals[key] ?? 0) + n;
       for (const c of [...day.items.entries()]) {
         if (++seen % STEPS_BETWEEN_PAUSES === 0) await letEventLoopRun();
         const clients = clientsSeen(c);
         const sum = sums.get(c.key);
-        if (sum === undefined) sums.set(c.key, { asks: c.count - c.error, clients, most: clients });
+        if (sum === undefined) sums.set(c.key, { asks: c.count - c.error, clients, most: clients, firstDay: dayNumber, lastDay: dayNumber });
         else {
           sum.asks += c.count - c.error;
           sum.clients += clients;
           sum.most = Math.max(sum.most, clients);
+          sum.firstDay = Math.min(sum.firstDay, dayNumber);
+          sum.lastDay = Math.max(sum.lastDay, dayNumber);
         }
       }
     }
     // Shown once k distinct clients asked it on one day.
     const items: ShownItem[] = [];
-    for (const [key, { asks, clients, most }] of sums) {
+    for (const [key, { asks, clients, most, firstDay, lastDay }] of sums) {
       if (++seen % STEPS_BETWEEN_PAUSES === 0) await letEventLoopRun();
-      if (most >= this.#limits.minClients) items.push({ key, asks, clients });
+      if (most >= this.#limits.minClients) items.push({ key, asks, clients, firstDay, lastDay });
     }
     return { fromDay: toDay - this.#limits.windowDays + 1, toDay, totals, items };
   }

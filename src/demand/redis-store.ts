@@ -225,7 +225,7 @@ export class RedisDemandStore implements DemandStore {
       perDay.push({ day, counts });
     }
     // Buckets of the shown items only (those with a text), on every day they were counted.
-    const sums = new Map<string, { asks: number; clients: number; most: number }>();
+    const sums = new Map<string, { asks: number; clients: number; most: number; firstDay: number; lastDay: number }>();
     for (const { day, counts } of perDay) {
       const bits = this.#redis.pipeline();
       const asked: { h: string; asks: number }[] = [];
@@ -237,18 +237,19 @@ export class RedisDemandStore implements DemandStore {
       if (asked.length === 0) continue;
       const counted = await replies(bits);
       asked.forEach(({ h, asks }, i) => {
-        const sum = sums.get(h) ?? { asks: 0, clients: 0, most: 0 };
+        const sum = sums.get(h) ?? { asks: 0, clients: 0, most: 0, firstDay: day, lastDay: day };
         const clients = Number(counted[i] ?? 0);
         sum.asks += asks;
         sum.clients += clients;
         sum.most = Math.max(sum.most, clients);
+        sum.lastDay = day;
         sums.set(h, sum);
       });
     }
     // Shown at today's k, whatever k revealed it: a k raised since (or another replica's lower k) shows nothing early.
     const items: ShownItem[] = [...sums]
       .filter(([, s]) => s.most >= this.#limits.minClients)
-      .map(([h, { asks, clients }]) => ({ key: texts.get(h)!, asks, clients }));
+      .map(([h, { asks, clients, firstDay, lastDay }]) => ({ key: texts.get(h)!, asks, clients, firstDay, lastDay }));
     return { fromDay, toDay, totals, items };
   }
 

@@ -3,7 +3,7 @@ import type { DemandReport } from './report.js';
 
 const count = { type: 'integer', minimum: 0 } as const;
 const text = { type: 'string' } as const;
-const counted = { type: 'object', required: ['text', 'clients', 'asks'], properties: { text, clients: count, asks: count } } as const;
+const counted = { type: 'object', required: ['text', 'clients', 'asks'], properties: { text, clients: count, asks: count, first: text, last: text } } as const;
 const counts = { type: 'array', items: counted } as const;
 const tally = { type: 'object', additionalProperties: count } as const;
 

@@ -30,6 +30,9 @@ export interface Counted {
   readonly text: string;
   readonly clients: number;
   readonly asks: number;
+  /** The first and last day it was asked (YYYY-MM-DD), within the window. */
+  readonly first?: string;
+  readonly last?: string;
 }
 
 export interface TopicGroup extends Counted {
@@ -132,7 +135,7 @@ export async function buildReport (snapshot: Snapshot, context: ReportContext): 
   for (const item of snapshot.items) {
     if (++step % STEPS_BETWEEN_PAUSES === 0) await letEventLoopRun();
     const [kind, ...parts] = item.key.split(SEP) as [string, ...string[]];
-    const counted = (text: string): Counted => ({ text, clients: item.clients, asks: item.asks });
+    const counted = (text: string): Counted => ({ text, clients: item.clients, asks: item.asks, first: dateOf(item.firstDay), last: dateOf(item.lastDay) });
     if (kind === 'query') questions.push(counted(parts[0]!));
     else if (kind === 'term' || kind === 'phrase') fragments.push(counted(parts[0]!));
     else if (kind === 'answered-query') {
@@ -281,7 +284,8 @@ export function formatReport (report: DemandReport): string {
   }
   lines.push('', `Requests: ${t.requests}`);
   for (const [outcome, n] of Object.entries(t.byOutcome)) if (n > 0) lines.push(`  ${outcome}: ${n}`);
-  const counted = (c: Counted) => `"${c.text}" (${c.clients} client${c.clients === 1 ? '' : 's'}, ${c.asks} ask${c.asks === 1 ? '' : 's'})`;
+  const when = (c: Counted) => (c.first === undefined || c.last === undefined ? '' : c.first === c.last ? `, on ${c.first}` : `, ${c.first} to ${c.last}`);
+  const counted = (c: Counted) => `"${c.text}" (${c.clients} client${c.clients === 1 ? '' : 's'}, ${c.asks} ask${c.asks === 1 ? '' : 's'}${when(c)})`;
   if (report.answered.length > 0) {
     lines.push('', 'Answered, per category (is each question its topic? a wrong one is turned away with a not-about entry):');
     for (const a of report.answered) {

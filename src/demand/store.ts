@@ -48,6 +48,9 @@ export interface ShownItem {
    * changes daily, so they cannot be told apart), at least: two clients in one bucket count once.
    */
   readonly clients: number;
+  /** The first and last day of the window it was counted on (days since 1970-01-01, UTC). */
+  readonly firstDay: number;
+  readonly lastDay: number;
 }
 
 export interface Snapshot {

@@ -30,10 +30,10 @@ t.test('demand: the report of a live server, as text and as JSON', async (t) => 
   t.equal(text.code, 0, text.err);
   t.match(text.out, /^Demand from \d{4}-\d\d-\d\d to \d{4}-\d\d-\d\d \(the last 30 days; counts kept in memory\)\./);
   t.match(text.out, /Requests: 32\n {2}answered: 8\n {2}below-threshold: 16\n {2}out-of-scope: 8/);
-  t.match(text.out, /Answered, per category \(is each question its topic\? a wrong one is turned away with a not-about entry\):\n {2}Rust Learning \(rust-learning\): 8 answered\n {5}questions: "learn rust programming" \(\d+ clients, 8 asks\)/);
+  t.match(text.out, /Answered, per category \(is each question its topic\? a wrong one is turned away with a not-about entry\):\n {2}Rust Learning \(rust-learning\): 8 answered\n {5}questions: "learn rust programming" \(\d+ clients, 8 asks, on \d{4}-\d\d-\d\d\)/);
   t.match(text.out, /Most asked topics nobody here covers:\n {2}1\. "/);
   t.match(text.out, /Password Management \(password-management\): 8 declined\n {5}words it does not know: .*"wifi"/);
-  t.match(text.out, /Scope refusals, per not-about entry:\n {2}Bitcoin Node Setup \(bitcoin-node-setup\), entry "price" \(\d+ clients, 8 asks\)/);
+  t.match(text.out, /Scope refusals, per not-about entry:\n {2}Bitcoin Node Setup \(bitcoin-node-setup\), entry "price" \(\d+ clients, 8 asks, on \d{4}-\d\d-\d\d\)/);
   const json = await cli('demand', `${base}/demand`, '--json', '--token-file', file);
   t.equal(json.code, 0);
   t.equal(JSON.parse(json.out).totals.requests, 32, '--json: the route\'s report');

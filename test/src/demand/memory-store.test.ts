@@ -150,3 +150,13 @@ t.test('one client cannot push a shown topic out: items asked by k clients are k
   const stored = s.stored()[0]!.items.length;
   t.ok(stored <= 100, `memory stays bounded: ${stored} items held (50 counted, at most 50 kept)`);
 });
+
+t.test('an item shown says the first and last day it was asked within the window (issue 32)', async (t) => {
+  let now = Date.UTC(2026, 10, 1, 12);
+  const s = store(() => now);
+  for (const c of clients(10)) s.record(asked('sourdough bread starter'), c);
+  now += 2 * DAY_MS;
+  s.record(asked('sourdough bread starter'), '10.9.0.1');
+  const item = (await s.snapshot()).items.find((i) => i.key === `query${SEP}sourdough bread starter`)!;
+  t.same([item.firstDay, item.lastDay], [Math.floor(Date.UTC(2026, 10, 1) / DAY_MS), Math.floor(Date.UTC(2026, 10, 3) / DAY_MS)]);
+});

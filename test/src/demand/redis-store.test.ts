@@ -158,3 +158,17 @@ t.test('REDIS_URL with no curator key: replicas would sign with keys of their ow
   t.equal(await start({ redisUrl: redis.url }), false, 'a configured key: no warning');
   t.equal(await start({ curatorSeed: undefined }), false, 'no REDIS_URL: one server, no replica warning');
 });
+
+t.test('an item shown from Redis says the first and last day it was asked (issue 32)', { skip: redisSkip() }, async (t) => {
+  const redis = await startRedis(t);
+  const today = Math.floor(Date.now() / DAY_MS);
+  let now = Date.now() - 2 * DAY_MS;
+  const s = await store(t, redis.url, { now: () => now });
+  for (const c of clients(20)) s.record(asked('sourdough bread starter'), c);
+  await s.flush();
+  now = Date.now();
+  s.record(asked('sourdough bread starter'), '10.9.0.1');
+  await s.flush();
+  const item = (await s.snapshot()).items.find((i) => i.key === `query${SEP}sourdough bread starter`)!;
+  t.same([item.firstDay, item.lastDay], [today - 2, today]);
+});

@@ -4,7 +4,13 @@ import { buildReport, formatReport, groupTopics, mostAsked, SHOWN } from '../../
 import type { ShownItem } from '../../../src/demand/store.js';
 
 const counted = (text: string, clients = 5, asks = clients) => ({ text, clients, asks });
-const item = (parts: string[], clients = 5, asks = clients): ShownItem => ({ key: parts.join(SEP), clients, asks });
+const item = (parts: string[], clients = 5, asks = clients, firstDay = 20_010, lastDay = firstDay): ShownItem => ({
+  key: parts.join(SEP),
+  clients,
+  asks,
+  firstDay,
+  lastDay,
+});
 const context = { recording: true, store: 'memory' as const, minClients: 5, windowDays: 30, names: new Map([['dog-training', 'Dog training']]) };
 
 t.test('questions near no category are grouped by what they share, headed by the most asked question, never by one everyday word (issue 32)', async (t) => {
@@ -39,7 +45,7 @@ t.test('the report lists what each category answered, most answering first, so t
     toDay: 20_029,
     totals: { [`outcome${SEP}answered`]: 12, [`answered${SEP}dog-training`]: 9, [`answered${SEP}cat-care`]: 3 },
     items: [
-      item(['answered-query', 'dog-training', 'how do i stop my puppy biting'], 8),
+      item(['answered-query', 'dog-training', 'how do i stop my puppy biting'], 8, 8, 20_003, 20_010),
       item(['answered-query', 'dog-training', 'hot dog stand permit'], 5),
       ...Array.from({ length: SHOWN.answered + 2 }, (_, i) => item(['answered-query', 'cat-care', `cat question ${i}`])),
     ],
@@ -49,7 +55,7 @@ t.test('the report lists what each category answered, most answering first, so t
   t.same(report.answered[0]!.queries.map((q) => q.text), ['how do i stop my puppy biting', 'hot dog stand permit'], 'most asked first');
   t.equal(report.answered[1]!.queries.length, SHOWN.answered, 'bounded per category');
   const printed = formatReport(report);
-  t.match(printed, /Answered, per category \(is each question its topic\? a wrong one is turned away with a not-about entry\):\n {2}Dog training \(dog-training\): 9 answered\n {5}questions: "how do i stop my puppy biting" \(8 clients, 8 asks\), "hot dog stand permit" \(5 clients, 5 asks\)/);
+  t.match(printed, /Answered, per category \(is each question its topic\? a wrong one is turned away with a not-about entry\):\n {2}Dog training \(dog-training\): 9 answered\n {5}questions: "how do i stop my puppy biting" \(8 clients, 8 asks, 2024-10-07 to 2024-10-14\), "hot dog stand permit" \(5 clients, 5 asks, on 2024-10-14\)/, 'with the first and last day each was asked');
 });
 
 t.test('a category\'s list shows its most asked: by clients, then asks, then longer phrases, then text', async (t) => {
