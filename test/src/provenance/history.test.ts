@@ -249,7 +249,9 @@ t.test('a malformed entry is refused as not a history entry, even when properly 
   for (const [what, step, where] of cases) {
     t.equal(problemWith(chain([STEPS[0]!, step])), `${where}: ${NOT_AN_ENTRY}`, what);
   }
-  t.equal(problemWith([e1, { ...e2, note: 'hello' } as HistoryEntry]), `entry 2 (version 1.1.0): ${NOT_AN_ENTRY}`, 'an extra field');
+  t.equal(problemWith([e1, { ...e2, comment: 'hello' } as HistoryEntry]), `entry 2 (version 1.1.0): ${NOT_AN_ENTRY}`, 'an extra field');
+  t.equal(problemWith([e1, { ...e2, note: 'two\nlines' }]), `entry 2 (version 1.1.0): ${NOT_AN_ENTRY}`, 'a note with a control character (issue 32)');
+  t.equal(problemWith([e1, { ...e2, note: 'x'.repeat(201) }]), `entry 2 (version 1.1.0): ${NOT_AN_ENTRY}`, 'a note over 200 characters');
   t.equal(problemWith([e1, { ...e2, previous: 'not a hash' }]), `entry 2 (version 1.1.0): ${NOT_AN_ENTRY}`, 'a previous that is no hash');
   t.equal(problemWith([{ ...e1, publicKey: 'not-a-key' }]), `entry 1 (version 1.0.0): ${NOT_AN_ENTRY}`, 'a public key that is no key');
   for (const raw of [null, 'entry', 7, [], [e1]]) {
