@@ -93,7 +93,7 @@ M=[
  ('plugins/routes/page-routes.ts',"&& askedByReader(request)) demand","&& true) demand",DEMAND,'demand: page searches other sites make'),
  ('plugins/routes/demand-routes.ts',"return presented !== undefined && timingSafeEqual(digest(presented), expected);","return presented !== undefined;",DEMAND,'demand: the token'),
  ('src/cli/demand.ts',"const problem = demandReportProblem(report);","const problem = undefined as string | undefined;",DEMAND_CLI,'demand CLI: report shape'),
- ('src/cli/demand.ts',"const shown = withVisibleText(report) as DemandReport;","const shown = report as DemandReport;",DEMAND_CLI,'demand CLI: control characters'),
+ ('src/cli/demand.ts',"return withVisibleText(report) as DemandReport;","return report as DemandReport;",DEMAND_CLI,'demand CLI: control characters'),
  ('src/cli/demand.ts',"maxBytes: MAX_REPORT_BYTES, maxRedirects: 0,","maxBytes: Infinity, maxRedirects: 0,",DEMAND_CLI,'demand CLI: byte cap'),
  ('src/cli/demand.ts',"maxRedirects: 0, allowLoopbackHttp","maxRedirects: 5, allowLoopbackHttp",DEMAND_CLI,'demand CLI: no redirect'),
  # the origin and host policy (issues 24 and 31)
