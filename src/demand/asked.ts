@@ -58,18 +58,27 @@ export const MAX_WORD_LENGTH = 24;
 
 /**
  * The words of a normalised question kept for its item: most questions are shorter, so a curator
- * reads them whole and triage can offer them as example questions; a longer one (a request with
- * its background) is cut there and marked with QUESTION_CUT, and a bound on the item's size.
+ * reads them whole and triage can offer them as example questions; a bound on the item's size.
  */
 export const MAX_QUESTION_WORDS = 12;
-export const QUESTION_CUT = ' …';
+/** Where a longer question was cut: between its head and its tail. */
+export const QUESTION_CUT = ' … ';
 
-/** The normalised question of `prepared`: its words up to MAX_QUESTION_WORDS, none longer than MAX_WORD_LENGTH. */
+/**
+ * The normalised question of `prepared`, its words none longer than MAX_WORD_LENGTH. A longer one
+ * (a request told with its background) keeps its first and last MAX_QUESTION_WORDS / 2 words, as
+ * the matcher reads a long request head and tail: what is asked comes last ("... should they
+ * defer"). Curators who read only the first twelve words found the question missing.
+ */
 export function questionOf (prepared: PreparedQuery): string {
   const words = prepared.text.split(' ').filter((w) => w.length > 0 && w.length <= MAX_WORD_LENGTH);
-  const kept = words.slice(0, MAX_QUESTION_WORDS).join(' ');
-  return words.length > MAX_QUESTION_WORDS ? `${kept}${QUESTION_CUT}` : kept;
+  if (words.length <= MAX_QUESTION_WORDS) return words.join(' ');
+  const half = MAX_QUESTION_WORDS / 2;
+  return `${words.slice(0, half).join(' ')}${QUESTION_CUT}${words.slice(-half).join(' ')}`;
 }
+
+/** The words of a question as recorded, without the mark of a cut. */
+export const uncut = (question: string): string => question.replace(QUESTION_CUT, ' ');
 
 const key = (kind: ItemKind | TotalKind, ...parts: string[]) => [kind, ...parts].join(SEP);
 

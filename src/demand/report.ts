@@ -1,4 +1,4 @@
-import { OUTCOMES, QUESTION_CUT, SEP, type Outcome } from './asked.js';
+import { OUTCOMES, SEP, uncut, type Outcome } from './asked.js';
 import { contentWordsOf, stem } from '../matcher/normalize.js';
 import { letEventLoopRun, sortWithPauses, STEPS_BETWEEN_PAUSES } from '../util/event-loop.js';
 import { dateOf } from './client-bucket.js';
@@ -192,7 +192,7 @@ export async function buildReport (snapshot: Snapshot, context: ReportContext): 
 }
 
 /** The stems of a question's content words (a cut question's marker is no word). */
-const stemsOf = (text: string): string[] => [...new Set(contentWordsOf(text.endsWith(QUESTION_CUT) ? text.slice(0, -QUESTION_CUT.length) : text).map(stem))];
+const stemsOf = (text: string): string[] => [...new Set(contentWordsOf(uncut(text)).map(stem))];
 
 /**
  * Groups looked at per stem: a word most questions hold ("keep", "best") would otherwise make every

@@ -1,4 +1,4 @@
-import { QUESTION_CUT } from '../demand/asked.js';
+import { QUESTION_CUT, uncut } from '../demand/asked.js';
 import type { DemandReport } from '../demand/report.js';
 import { buildMatcher, prepareQuery, RULES, type Matcher, type PreparedQuery } from '../matcher/matcher.js';
 import { normalizeText } from '../matcher/normalize.js';
@@ -57,8 +57,8 @@ export function suggestionsFrom (registry: Registry, report: DemandReport, match
     if (category === undefined) continue;
     const held = new Set(category.queryPatterns.map(normalizeText));
     for (const q of near.queries) {
-      // A question cut short is no way anyone asks.
-      if (q.text.endsWith(QUESTION_CUT) || held.has(normalizeText(q.text)) || !couldBelong(matcher, q.text, near.slug, meaning)) continue;
+      // A question cut to its head and tail is no way anyone asks.
+      if (q.text.includes(QUESTION_CUT) || held.has(normalizeText(q.text)) || !couldBelong(matcher, q.text, near.slug, meaning)) continue;
       found.push({ kind: 'example-question', slug: near.slug, text: q.text, clients: q.clients, asks: q.asks });
     }
   }
@@ -82,7 +82,7 @@ function notAboutReviews (registry: Registry, report: DemandReport, matcher: Mat
     const held = new Set((category.notAbout ?? []).map(normalizeText));
     for (const q of answered.queries) {
       // A long request's first words are its background, not what it asks.
-      if (q.text.endsWith(QUESTION_CUT)) continue;
+      if (q.text.includes(QUESTION_CUT)) continue;
       const prepared = prepareQuery(q.text);
       const foreign = matcher.unknownWords(prepared, answered.slug);
       const [word] = foreign;
@@ -174,12 +174,12 @@ export function judgeOn (
 
 /** Per category, the declined questions the report shows near it: what a suggestion may answer. */
 export function declinedBySlug (report: DemandReport): Map<string, string[]> {
-  return new Map(report.nearMisses.map((n) => [n.slug, n.queries.map((q) => q.text.replace(QUESTION_CUT, ''))]));
+  return new Map(report.nearMisses.map((n) => [n.slug, n.queries.map((q) => uncut(q.text))]));
 }
 
 /** Per category, the questions the report shows it answered: what a not-about entry may turn away. */
 export function answeredBySlug (report: DemandReport): Map<string, string[]> {
-  return new Map(report.answered.map((a) => [a.slug, a.queries.map((q) => q.text.replace(QUESTION_CUT, ''))]));
+  return new Map(report.answered.map((a) => [a.slug, a.queries.map((q) => uncut(q.text))]));
 }
 
 /** A move that makes an example question go wrong: it was answered by its own category and no longer is. */
