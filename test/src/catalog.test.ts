@@ -6,7 +6,7 @@ import { prepareCatalog } from '../../src/catalog.js';
 import { getHistory } from '../../src/mcp/tools/get-history.js';
 import { generateKey } from '../../src/provenance/keys.js';
 import { SHIPPED_REGISTRY, build, serverSigning } from '../helpers/build.js';
-import { curatorFolder, nextVersion, signedTwice } from '../helpers/signed.js';
+import { cli, curatorFolder, nextVersion, signedTwice } from '../helpers/signed.js';
 
 const curator = (pubkey: string, keySource = 'CURATOR_PUBKEY') => ({ mode: 'curator', publicKey: pubkey, keySource }) as const;
 type Data = { signedBy: string; total: number; entries: { version: string; summary: string[] }[] };
@@ -93,4 +93,15 @@ t.test('in process: the routes, the ETags and a reload that would roll the histo
   t.match(outcome, { ok: false, error: /reload refused: its history does not extend the one being served \(version 1\.1\.0, 2 entries\)/ });
   t.equal(JSON.parse((await app.inject({ method: 'GET', url: '/health' })).body).registryVersion, '1.1.0');
   await rm(old, { recursive: true });
+});
+
+t.test('get_history gives an entry\'s note, as text and structured, and none where the curator gave none (issue 32)', async (t) => {
+  const folder = await signedTwice();
+  await nextVersion(folder, '1.2.0', (s) => s.replace('Bitcoin Node Setup', 'Bitcoin Node Setup and Sync'));
+  const signed = await cli('sign', folder.registry, '--key', folder.keyFile, '--note', 'from demand: 4 questions, 2 categories');
+  t.equal(signed.code, 0, signed.err);
+  const catalog = await prepareCatalog(folder.registry, curator(folder.pubkey), 0.4);
+  const all = getHistory.run({ limit: 2 }, catalog);
+  t.same((all.structuredContent as { entries: { note?: string }[] }).entries.map((e) => e.note), ['from demand: 4 questions, 2 categories', undefined]);
+  t.match(text(all), /1\.2\.0 {2}\S+ {2}sha256 [0-9a-f]{64}\n {2}note: from demand: 4 questions, 2 categories\n {2}changed category bitcoin-node-setup/);
 });

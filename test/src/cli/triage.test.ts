@@ -158,3 +158,23 @@ t.test('triage in a real terminal: one suggestion at a time, accepted with "a", 
   const patterns = written.registry.categories['linux-hardening']!.queryPatterns;
   t.ok(patterns.includes('rotate ssh keys regularly'), 'the accepted example question, as edited, is in the file');
 });
+
+t.test('triage shows a question a category answered in foreign words as a not-about entry to judge; --accept-all leaves it, unjudged (issue 32)', async (t) => {
+  const foreign = 'best chain lube for my road bike';
+  const withAnswered = {
+    ...report,
+    answered: [...report.answered, { slug: 'rust-learning', name: 'Rust Learning', answered: 9, queries: [{ text: foreign, clients: 9, asks: 9 }] }],
+  };
+  const file = join(dir, 'answered.json');
+  await writeFile(file, JSON.stringify(withAnswered));
+  const json = await cli('triage', SHIPPED_REGISTRY, '--demand-file', file, '--json');
+  t.equal(json.code, 0, json.err);
+  type Judged = { suggestion: { kind: string; slug: string; text: string; from?: string }; consequence?: { turnsAway: string[] }; skipped?: string };
+  const review = (JSON.parse(json.out) as { suggestions: Judged[] }).suggestions.find((s) => s.suggestion.from === foreign);
+  t.match(review, { suggestion: { kind: 'not-about', slug: 'rust-learning' }, skipped: 'needs-curator' }, 'offered for the curator to judge');
+  t.ok(review?.consequence !== undefined, 'with --json, judged all the same');
+  const all = await cli('triage', SHIPPED_REGISTRY, '--demand-file', file, '--accept-all', '--out', join(dir, 'answered-out.json'));
+  t.equal(all.code, 0, all.err);
+  t.match(all.out, new RegExp(`^rust-learning: add the not-about entry "\\w+" \\(it answered "${foreign}", asked by 9 clients, 9 times: is that its topic\\?\\)\\n {2}not taken: whether an answer was wrong is for the curator to judge$`, 'm'));
+  t.notMatch(all.out, /would turn away/, '--accept-all does not judge what it never takes');
+});

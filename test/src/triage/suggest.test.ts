@@ -114,3 +114,15 @@ t.test('a question a category answered mostly in words it never uses is offered 
   const away = judge({ kind: 'not-about', slug: 'home-baking', text: 'cake', clients: 5, asks: 5 }, [], ['why did my cake sink', 'how to bake sourdough bread']);
   t.same(away.turnsAway, ['why did my cake sink'], 'it says which answered questions it would turn away');
 });
+
+t.test('takeAll skips, unjudged, an example question sharing no word with any other declined question near its category', async (t) => {
+  const report = reportOf([
+    { slug: 'bicycle-repair', name: 'Bicycle repair', declined: 2, unknownWords: [], queries: [counted('squeaky disc brakes when wet'), counted('adjust gears on a touring bike')] },
+  ]);
+  const { judged } = takeAll(registry, report, { meaning });
+  const lone = judged.find((j) => j.suggestion.text === 'squeaky disc brakes when wet');
+  t.match(lone, { skipped: 'answers-nothing' });
+  t.equal(lone?.consequence, undefined, 'not judged: its text can answer no question it shares no word with');
+  const judgedAll = takeAll(registry, report, { meaning, judgeAll: true }).judged.find((j) => j.suggestion.text === 'squeaky disc brakes when wet');
+  t.ok(judgedAll?.consequence !== undefined, 'judged when asked to judge all');
+});
