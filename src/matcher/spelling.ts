@@ -60,46 +60,26 @@ export interface SpellingOptions {
  * Written as steps (a yield per word), so that a peer's index is built within slices of time.
  */
 export function * editDistanceIndexSteps (words: Iterable<string>, options: SpellingOptions = {}): Generator<void, SpellingIndex> {
-  const buckets = new Map<string, string[]>();
-  const seen = new Set<string>();
-  for (const word of words) {
-    yield;
-    if (word.length > MAX_SPELLING_LENGTH || seen.has(word)) continue;
-    seen.add(word);
-    const key = `${word[0]}${word.length}`;
-    const list = buckets.get(key);
-    if (list === undefined) buckets.set(key, [word]);
-    else {
-      if (options.maxBucket !== undefined && list.length >= options.maxBucket) {
-        throw new SpellingBucketFull(`more than ${options.maxBucket} distinct words of the same first letter and length`);
-      }
-      list.push(word);
-    }
-  }
-  const memo = new BoundedMemo<string, readonly Candidate[]>(MAX_REMEMBERED);
-  const search = (word: string): readonly Candidate[] => {
-    if (word.length > MAX_SPELLING_LENGTH) return [];
-    const max = allowedEdits(word.length);
-    const found: Candidate[] = [];
-    let compared = 0;
-    let measured = 0;
-    for (let length = word.length - max; length <= word.length + max; length++) {
-      for (const other of buckets.get(`${word[0]}${length}`) ?? []) {
-        if (++compared > MAX_COMPARISONS) return closest(found);
-        if (!mayBeWithin(word, other, max)) continue;
-        if (++measured > MAX_DISTANCES) return closest(found);
-        const edits = editDistance(word, other, max);
-        if (edits <= max) found.push({ word: other, edits });
-      }
-    }
-    return closest(found);
-  };
-  return { candidates: (word, asker = '') => memo.get(`${asker}\u0000${word}`, () => search(word)) };
+  // One vocabulary's index is the shared index over that vocabulary alone: the bounded search is
+  // written once (sharedSpellingSteps), and answers as an index of its own would.
+  const shared = yield * sharedSpellingSteps([options.maxBucket === undefined ? words : withinBuckets(words, options.maxBucket)]);
+  return shared.forVocabulary(0);
 }
 
-function closest (found: Candidate[]): readonly Candidate[] {
-  // Stable: among equals, the vocabulary's order, as before the cap.
-  return found.sort((a, b) => a.edits - b.edits).slice(0, MAX_CANDIDATES);
+/** The words, refused (SpellingBucketFull) once one first letter and length holds more than `maxBucket` distinct ones. */
+function * withinBuckets (words: Iterable<string>, maxBucket: number): Generator<string> {
+  const counts = new Map<string, number>();
+  const seen = new Set<string>();
+  for (const word of words) {
+    if (word.length <= MAX_SPELLING_LENGTH && !seen.has(word)) {
+      seen.add(word);
+      const key = `${word[0]}${word.length}`;
+      const n = (counts.get(key) ?? 0) + 1;
+      if (n > maxBucket) throw new SpellingBucketFull(`more than ${maxBucket} distinct words of the same first letter and length`);
+      counts.set(key, n);
+    }
+    yield word;
+  }
 }
 
 /** One index over the vocabularies of many registries (a federation's peers), read by each as its own. */
