@@ -125,69 +125,77 @@ export async function buildReport (snapshot: Snapshot, context: ReportContext): 
     if (kind === 'near') nearDeclined.set(slug, n);
   }
   const name = (slug: string) => context.names.get(slug) ?? slug;
+  const sorted = await sortedItems(snapshot.items, name);
+  const most = mostAskedInSlices();
+  const nearMisses: NearMisses[] = [];
+  for (const slug of new Set([...nearDeclined.keys(), ...sorted.near.keys()])) {
+    const { words = [], queries = [] } = sorted.near.get(slug) ?? {};
+    const declined = nearDeclined.get(slug) ?? 0;
+    nearMisses.push({ slug, name: name(slug), declined, unknownWords: await most(words, SHOWN.words), queries: await most(queries, SHOWN.queries) });
+  }
+  nearMisses.sort((a, b) => b.declined - a.declined || a.slug.localeCompare(b.slug));
+  const answered: AnsweredQuestions[] = [];
+  for (const [slug, n] of Object.entries(answeredByCategory)) {
+    answered.push({ slug, name: name(slug), answered: n, queries: await most(sorted.answered.get(slug) ?? [], SHOWN.answered) });
+  }
+  answered.sort((a, b) => b.answered - a.answered || a.slug.localeCompare(b.slug));
+  return {
+    recording: context.recording,
+    store: context.store,
+    window: { days: context.windowDays, from: dateOf(snapshot.fromDay), to: dateOf(snapshot.toDay) },
+    minClients: context.minClients,
+    totals: { requests: Object.values(byOutcome).reduce((a, b) => a + b, 0), byOutcome, answeredByCategory },
+    uncovered: await groupTopics(sorted.questions, sorted.fragments),
+    nearMisses,
+    answered,
+    scopeRefusals: (await byDemand(sorted.scope)).slice(0, SHOWN.groups),
+  };
+}
 
+/** The snapshot's items by kind (see asked.ts), each with its counts and days, the event loop let run every few thousand. */
+async function sortedItems (items: Snapshot['items'], name: (slug: string) => string) {
   const questions: Counted[] = [];
   const fragments: Counted[] = [];
   const near = new Map<string, { words: Counted[]; queries: Counted[] }>();
-  const answeredQueries = new Map<string, Counted[]>();
+  const answered = new Map<string, Counted[]>();
   const scope: ScopeRefusal[] = [];
+  // A window has a few dozen days: each written as a date once, not twice per item.
+  const dates = new Map<number, string>();
+  const date = (day: number) => dates.get(day) ?? dates.set(day, dateOf(day)).get(day)!;
   let step = 0;
-  for (const item of snapshot.items) {
+  for (const item of items) {
     if (++step % STEPS_BETWEEN_PAUSES === 0) await letEventLoopRun();
     const [kind, ...parts] = item.key.split(SEP) as [string, ...string[]];
-    const counted = (text: string): Counted => ({ text, clients: item.clients, asks: item.asks, first: dateOf(item.firstDay), last: dateOf(item.lastDay) });
+    const counted = (text: string): Counted => ({ text, clients: item.clients, asks: item.asks, first: date(item.firstDay), last: date(item.lastDay) });
     if (kind === 'query') questions.push(counted(parts[0]!));
     else if (kind === 'term' || kind === 'phrase') fragments.push(counted(parts[0]!));
     else if (kind === 'answered-query') {
       const slug = parts[0]!;
-      if (!answeredQueries.has(slug)) answeredQueries.set(slug, []);
-      answeredQueries.get(slug)!.push(counted(parts[1]!));
+      if (!answered.has(slug)) answered.set(slug, []);
+      answered.get(slug)!.push(counted(parts[1]!));
     } else if (kind === 'near-word' || kind === 'near-query') {
       const slug = parts[0]!;
       if (!near.has(slug)) near.set(slug, { words: [], queries: [] });
       near.get(slug)![kind === 'near-word' ? 'words' : 'queries'].push(counted(parts[1]!));
     } else if (kind === 'scope') scope.push({ slug: parts[0]!, name: name(parts[0]!), ...counted(parts[1]!) });
   }
-  const slugs = new Set([...nearDeclined.keys(), ...near.keys()]);
-  // Per category, only the most asked few are shown: picked in one pass, the event loop let run
-  // between categories once a slice's worth was read (hundreds of categories, each a short list,
-  // sorted one after another held it for 20 ms).
+  return { questions, fragments, near, answered, scope };
+}
+
+/**
+ * Per category, only the most asked few are shown: picked in one pass, the event loop let run
+ * between categories once a slice's worth was read (hundreds of categories, each a short list,
+ * sorted one after another held it for 20 ms).
+ */
+function mostAskedInSlices () {
   let read = 0;
-  const most = async <T extends Counted>(items: readonly T[], n: number): Promise<T[]> => {
+  return async <T extends Counted>(items: readonly T[], n: number): Promise<T[]> => {
     read += items.length;
     if (read >= STEPS_BETWEEN_PAUSES) {
       read = 0;
       await letEventLoopRun();
     }
     return mostAsked(items, n);
-  };
-  const nearMisses: NearMisses[] = [];
-  for (const slug of slugs) {
-    nearMisses.push({
-      slug,
-      name: name(slug),
-      declined: nearDeclined.get(slug) ?? 0,
-      unknownWords: await most(near.get(slug)?.words ?? [], SHOWN.words),
-      queries: await most(near.get(slug)?.queries ?? [], SHOWN.queries),
-    });
-  }
-  nearMisses.sort((a, b) => b.declined - a.declined || a.slug.localeCompare(b.slug));
-  const answered: AnsweredQuestions[] = [];
-  for (const [slug, n] of Object.entries(answeredByCategory)) {
-    answered.push({ slug, name: name(slug), answered: n, queries: await most(answeredQueries.get(slug) ?? [], SHOWN.answered) });
-  }
-  answered.sort((a, b) => b.answered - a.answered || a.slug.localeCompare(b.slug));
-  const requests = Object.values(byOutcome).reduce((a, b) => a + b, 0);
-  return {
-    recording: context.recording,
-    store: context.store,
-    window: { days: context.windowDays, from: dateOf(snapshot.fromDay), to: dateOf(snapshot.toDay) },
-    minClients: context.minClients,
-    totals: { requests, byOutcome, answeredByCategory },
-    uncovered: await groupTopics(questions, fragments),
-    nearMisses,
-    answered,
-    scopeRefusals: (await byDemand(scope)).slice(0, SHOWN.groups),
   };
 }
 
@@ -256,7 +264,11 @@ export async function groupTopics (questions: readonly Counted[], fragments: rea
     if (at === undefined) head(question, stems);
     else groups[at]!.members.push(question);
   }
-  for (const fragment of await byDemand(fragments)) {
+  // A fragment is shown only when asked more than its group's head, so never when asked no more
+  // than the least asked head: most are pieces of one question, asked exactly as often.
+  const leastHead = groups.reduce<Counted | undefined>((least, g) => (least === undefined || moreAsked(least, g.head) ? g.head : least), undefined);
+  const mayShow = leastHead === undefined ? [] : fragments.filter((f) => moreAsked(f, leastHead));
+  for (const fragment of await byDemand(mayShow)) {
     if (asked.has(fragment.text)) continue;
     const stems = stemsOf(fragment.text);
     await pauseEvery(stems.length);
