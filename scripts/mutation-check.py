@@ -54,7 +54,7 @@ M=[
  ('src/federation/fetch.ts',"if (hops + 1 > limits.maxRedirects) {","if (false) {",FETCH,'fetch: redirect count'),
  ('src/matcher/index.ts',"if (limits !== undefined && Math.max(terms.size, spellings.size) > limits.words) throw","if (limits !== undefined && Math.max(terms.size, spellings.size) < 0 && Math.max(terms.size, spellings.size) > limits.words) throw",LIM,'index: distinct words'),
  ('src/matcher/index.ts',"for (const list of index.values()) if (list.length > limits.phrasesPerWord) throw","for (const list of index.values()) if (list.length < 0 && list.length > limits.phrasesPerWord) throw",LIM,'index: phrases per word'),
- ('src/matcher/spelling.ts',"if (options.maxBucket !== undefined && list.length >= options.maxBucket) {","if (false) {",LIM,'index: spelling bucket'),
+ ('src/matcher/spelling.ts',"if (n > maxBucket) throw new SpellingBucketFull(","if (n < 0) throw new SpellingBucketFull(",LIM,'index: spelling bucket'),
  # provenance
  ('src/provenance/signature.ts',"return verify(null, bytes, publicKeyObject(raw), sig);","void verify; void publicKeyObject; return true;",PROV,'provenance: Ed25519 verification'),
  ('src/provenance/signature.ts',"if (raw === undefined || sig.length !== 64 || sig.toString('base64') !== signature) return false;","if (raw === undefined) return false;",PROV,'provenance: signature encoding'),
