@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline/promises';
 import type { DemandReport } from '../demand/report.js';
 import { demandReportProblem } from '../demand/report-shape.js';
-import { buildMatcher } from '../matcher/matcher.js';
+import { buildMatcher, type ReadingCache } from '../matcher/matcher.js';
 import { readRegistry } from '../registry/load.js';
 import type { Registry } from '../registry/types.js';
 import type { WordVectors } from '../semantic/word-vectors.js';
@@ -151,7 +151,8 @@ async function interactive (
   const matcher = buildMatcher(registry, undefined, { meaning });
   let current = registry;
   // Rebuilt only when an accepted edit changes the registry.
-  let judge = judgeOn(current, undefined);
+  const readings: ReadingCache = new WeakMap();
+  let judge = judgeOn(current, undefined, readings);
   const judged: Judged[] = [];
   try {
     for (const first of suggestionsFrom(registry, report, matcher, meaning !== undefined)) {
@@ -170,7 +171,7 @@ async function interactive (
         const taken = answer === 'a' || answer === 'n';
         if (taken) {
           current = applySuggestion(current, s);
-          judge = judgeOn(current, undefined);
+          judge = judgeOn(current, undefined, readings);
         }
         judged.push({ suggestion: s, consequence, ...(taken ? {} : { skipped: 'by-curator' as const }) });
         break;

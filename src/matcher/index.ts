@@ -150,8 +150,134 @@ export interface MatcherIndex {
   readonly rarest: number;
 }
 
+/**
+ * What one category contributes to the index, whatever the rest of the registry holds: its words
+ * with the field weight each was written in, the spellings it adds, its keyword sets, phrases and
+ * not-about entries. Pure in the category, its slug and the rules, so a caller that rebuilds a
+ * registry many times with one category edited (triage judging suggestions) may keep readings
+ * (see ReadingCache) and have only the edited category read again.
+ */
+interface CategoryReading {
+  /** Its slug and name, normalised: how a query names it. */
+  readonly titles: readonly string[];
+  /** Per word written, in order: its stem, its field weight, and whether typos are corrected into it. */
+  readonly owned: readonly { readonly word: string; readonly stem: string; readonly weight: number; readonly spelled: boolean }[];
+  /** A keyword's everyday words, in order: corrected into when no other field spelled them first. */
+  readonly everyday: readonly { readonly word: string; readonly stem: string }[];
+  readonly keywords: Keywords;
+  readonly soft: readonly { readonly phrase: readonly string[]; readonly soft: readonly string[]; readonly named: boolean }[];
+  readonly exclusions: readonly { readonly phrase: readonly string[]; readonly entry: string }[];
+}
+
+/**
+ * Categories' readings kept by category object, for as long as the caller keeps the cache: never
+ * kept by default, since a reading holds every word of its category again (a peer's copy near the
+ * limits would hold tens of megabytes more).
+ */
+export type ReadingCache = WeakMap<Category, { readonly slug: string; readonly rules: MatcherRules; readonly reading: CategoryReading }>;
+
+/** The category's reading: from `cache` when it was read with the same slug and rules, else read (and kept there). */
+function * readingOf (slug: string, c: Category, rules: MatcherRules, cache: ReadingCache | undefined): Generator<void, CategoryReading> {
+  const kept = cache?.get(c);
+  if (kept !== undefined && kept.slug === slug && kept.rules === rules) return kept.reading;
+  const reading = yield * readCategorySteps(slug, c, rules);
+  cache?.set(c, { slug, rules, reading });
+  return reading;
+}
+
+/** Reads one category, one step per text so that a category with hundreds of texts is read in pieces. */
+function * readCategorySteps (slug: string, c: Category, rules: MatcherRules): Generator<void, CategoryReading> {
+  const titles = [slug.replace(/-/g, ' '), c.name].map(normalizeText);
+  const owned: { word: string; stem: string; weight: number; spelled: boolean }[] = [];
+  const described = [slug.replace(/-/g, ' '), c.name, c.description, ...c.tags].join(' ');
+  const sources = c.sources.map((s) => `${s.name} ${s.why}`);
+  const all = new Set<string>();
+  // Typos are corrected into these plain words only, never into keywords: jargon is typed by
+  // those who know it, and a near spelling of a keyword is more often another name ("postgres"
+  // is no "postgrey", "substack" no "shostack").
+  for (const [texts, weight] of [
+    [[described], rules.describedWeight],
+    [c.queryPatterns, rules.exampleWeight],
+    [sources, rules.sourceWeight],
+  ] as const) {
+    // A field weighted 0 is not read at all (what the ablation does to a field).
+    if (weight === 0) continue;
+    for (const text of texts) {
+      yield;
+      for (const word of contentWords(text)) {
+        const s = stem(word);
+        // Source names and reasons widen what a category knows; they are not corrected into.
+        owned.push({ word, stem: s, weight, spelled: texts !== sources });
+        all.add(s);
+      }
+    }
+  }
+  // A category that speaks of what is near the asker ("dark skies near me") explains a "near me"
+  // question; one about shows or bands ("tv show", "tour dates") explains those phrases.
+  for (const text of [described, ...c.queryPatterns, ...c.keywords].map(normalizeText)) {
+    if (asksNearMe(text)) all.add(NEAR_ME);
+    for (const phrase of showPhrasesOf(text)) all.add(phrase);
+  }
+  const keywordWords: string[][] = [];
+  const everyday: { word: string; stem: string }[] = [];
+  for (const keyword of c.keywords) {
+    yield;
+    const words = contentWords(keyword);
+    keywordWords.push(words.map(stem));
+    // A near spelling of an everyday word is a typo of it ("batery"); of a coined name it is more
+    // often another name ("postgrey" is no "postgres"): a keyword's everyday words are corrected into.
+    if (rules.correctIntoKeywords) for (const w of words) if (isEverydayWord(w)) everyday.push({ word: w, stem: stem(w) });
+  }
+  const single = new Set<string>();
+  const phrases: string[][] = [];
+  for (const seq of keywordWords) {
+    if (seq.length === 1) {
+      single.add(seq[0]!);
+      owned.push({ word: '', stem: seq[0]!, weight: rules.describedWeight, spelled: false });
+      all.add(seq[0]!);
+    } else if (seq.length > 1) phrases.push(seq);
+  }
+  // A word the category uses only inside a keyword of several words ("machine" of "state
+  // machine") is no evidence alone: it counts when the whole keyword is in the query, in a row.
+  const phraseOnly = new Set<string>();
+  for (const seq of phrases) for (const s of seq) if (!all.has(s)) phraseOnly.add(s);
+  for (const s of phraseOnly) {
+    owned.push({ word: '', stem: s, weight: rules.describedWeight, spelled: false });
+    all.add(s);
+  }
+  const name = new Set(contentWords(`${slug.replace(/-/g, ' ')} ${c.name}`).map(stem));
+  const acronyms = new Set(capitalizedEverydayWords(unfold([described, ...c.keywords].join(' '))));
+  // A scope is stated early ("Private renting in England and Wales: ..."): only the first
+  // SCOPE_TEXT_LENGTH characters are read, so that a peer's megabyte-long description costs no more.
+  const scopeTitles = [slug.replace(/-/g, ' '), c.name, ...c.tags].join(' . ').slice(0, SCOPE_TEXT_LENGTH);
+  const scope = c.description.slice(0, SCOPE_TEXT_LENGTH);
+  const countries = new Set([...countriesIn(normalizeText(scopeTitles), unfold(scopeTitles), 'named'), ...countriesIn(normalizeText(scope), unfold(scope), 'scope')]);
+  const keywords: Keywords = { name, single, phrases, phraseOnly, described: new Set(contentWords(described).map(stem)), all, acronyms, countries };
+  const soft: { phrase: string[]; soft: string[]; named: boolean }[] = [];
+  const seen = new Set<string>();
+  for (const [text, named] of [[slug.replace(/-/g, ' '), true], [c.name, true], ...c.keywords.map((k): [string, boolean] => [k, false])] as const) {
+    yield;
+    const phrase = softPhraseOf(text);
+    if (phrase === undefined || seen.has(phrase.phrase.join(' '))) continue;
+    seen.add(phrase.phrase.join(' '));
+    soft.push({ ...phrase, named });
+  }
+  const exclusions: { phrase: string[]; entry: string }[] = [];
+  for (const entry of c.notAbout ?? []) {
+    yield;
+    const phrase = contentWords(entry).map(stem);
+    if (phrase.length > 0) exclusions.push({ phrase, entry });
+  }
+  return { titles, owned, everyday, keywords, soft, exclusions };
+}
+
 /** Builds the index, one step per text so that a large registry is indexed in slices; refuses one beyond `limits`. */
-export function * indexSteps (registry: Registry, rules: MatcherRules, limits: IndexLimits | undefined): Generator<void, MatcherIndex> {
+export function * indexSteps (
+  registry: Registry,
+  rules: MatcherRules,
+  limits: IndexLimits | undefined,
+  cache?: ReadingCache
+): Generator<void, MatcherIndex> {
   const slugs = Object.keys(registry.categories).sort();
   const idOfSlug = new Map(slugs.map((slug, id) => [slug, id]));
   // Per stem, per category number, the highest field weight it was written in.
@@ -159,82 +285,20 @@ export function * indexSteps (registry: Registry, rules: MatcherRules, limits: I
   const spellings = new Map<string, string>();
   const keywords: Keywords[] = [];
   const byTitle = new Map<string, number>();
-  const own = (s: string, id: number, weight: number) => {
-    const perCategory = owners.get(s) ?? new Map<number, number>();
-    perCategory.set(id, Math.max(perCategory.get(id) ?? 0, weight));
-    owners.set(s, perCategory);
-  };
+  const read: CategoryReading[] = [];
   for (const [id, slug] of slugs.entries()) {
-    const c = registry.categories[slug] as Category;
-    for (const title of [slug.replace(/-/g, ' '), c.name]) {
-      const key = normalizeText(title);
-      if (key !== '' && !byTitle.has(key)) byTitle.set(key, id);
+    yield;
+    const reading = yield * readingOf(slug, registry.categories[slug] as Category, rules, cache);
+    read.push(reading);
+    for (const key of reading.titles) if (key !== '' && !byTitle.has(key)) byTitle.set(key, id);
+    for (const { word, stem: s, weight, spelled } of reading.owned) {
+      if (spelled) spellings.set(word, s);
+      const perCategory = owners.get(s) ?? new Map<number, number>();
+      perCategory.set(id, Math.max(perCategory.get(id) ?? 0, weight));
+      owners.set(s, perCategory);
     }
-    const described = [slug.replace(/-/g, ' '), c.name, c.description, ...c.tags].join(' ');
-    const sources = c.sources.map((s) => `${s.name} ${s.why}`);
-    const all = new Set<string>();
-    // Typos are corrected into these plain words only, never into keywords: jargon is typed by
-    // those who know it, and a near spelling of a keyword is more often another name ("postgres"
-    // is no "postgrey", "substack" no "shostack").
-    for (const [texts, weight] of [
-      [[described], rules.describedWeight],
-      [c.queryPatterns, rules.exampleWeight],
-      [sources, rules.sourceWeight],
-    ] as const) {
-      // A field weighted 0 is not read at all (what the ablation does to a field).
-      if (weight === 0) continue;
-      for (const text of texts) {
-        // One step per text: a category with hundreds of long example questions is indexed in pieces.
-        yield;
-        for (const word of contentWords(text)) {
-          const s = stem(word);
-          // Source names and reasons widen what a category knows; they are not corrected into.
-          if (texts !== sources) spellings.set(word, s);
-          own(s, id, weight);
-          all.add(s);
-        }
-      }
-    }
-    // A category that speaks of what is near the asker ("dark skies near me") explains a "near me"
-    // question; one about shows or bands ("tv show", "tour dates") explains those phrases.
-    for (const text of [described, ...c.queryPatterns, ...c.keywords].map(normalizeText)) {
-      if (asksNearMe(text)) all.add(NEAR_ME);
-      for (const phrase of showPhrasesOf(text)) all.add(phrase);
-    }
-    const keywordWords: string[][] = [];
-    for (const keyword of c.keywords) {
-      yield;
-      const words = contentWords(keyword);
-      keywordWords.push(words.map(stem));
-      // A near spelling of an everyday word is a typo of it ("batery"); of a coined name it is more
-      // often another name ("postgrey" is no "postgres"): a keyword's everyday words are corrected into.
-      if (rules.correctIntoKeywords) for (const w of words) if (!spellings.has(w) && isEverydayWord(w)) spellings.set(w, stem(w));
-    }
-    const single = new Set<string>();
-    const phrases: string[][] = [];
-    for (const seq of keywordWords) {
-      if (seq.length === 1) {
-        single.add(seq[0]!);
-        own(seq[0]!, id, rules.describedWeight);
-        all.add(seq[0]!);
-      } else if (seq.length > 1) phrases.push(seq);
-    }
-    // A word the category uses only inside a keyword of several words ("machine" of "state
-    // machine") is no evidence alone: it counts when the whole keyword is in the query, in a row.
-    const phraseOnly = new Set<string>();
-    for (const seq of phrases) for (const s of seq) if (!all.has(s)) phraseOnly.add(s);
-    for (const s of phraseOnly) {
-      own(s, id, rules.describedWeight);
-      all.add(s);
-    }
-    const name = new Set(contentWords(`${slug.replace(/-/g, ' ')} ${c.name}`).map(stem));
-    const acronyms = new Set(capitalizedEverydayWords(unfold([described, ...c.keywords].join(' '))));
-    // A scope is stated early ("Private renting in England and Wales: ..."): only the first
-    // SCOPE_TEXT_LENGTH characters are read, so that a peer's megabyte-long description costs no more.
-    const titles = [slug.replace(/-/g, ' '), c.name, ...c.tags].join(' . ').slice(0, SCOPE_TEXT_LENGTH);
-    const scope = c.description.slice(0, SCOPE_TEXT_LENGTH);
-    const countries = new Set([...countriesIn(normalizeText(titles), unfold(titles), 'named'), ...countriesIn(normalizeText(scope), unfold(scope), 'scope')]);
-    keywords.push({ name, single, phrases, phraseOnly, described: new Set(contentWords(described).map(stem)), all, acronyms, countries });
+    for (const { word, stem: s } of reading.everyday) if (!spellings.has(word)) spellings.set(word, s);
+    keywords.push(reading.keywords);
   }
   const terms = new Map<string, Term>();
   for (const [s, perCategory] of owners) {
@@ -259,25 +323,14 @@ export function * indexSteps (registry: Registry, rules: MatcherRules, limits: I
   }
   const softPhrases = new Map<string, SoftPhrase[]>();
   const namedSoft = slugs.map(() => new Set<string>());
-  for (const [id, slug] of slugs.entries()) {
-    const c = registry.categories[slug] as Category;
-    const seen = new Set<string>();
-    for (const [text, named] of [[slug.replace(/-/g, ' '), true], [c.name, true], ...c.keywords.map((k): [string, boolean] => [k, false])] as const) {
-      yield;
-      const soft = softPhraseOf(text);
-      if (soft === undefined || seen.has(soft.phrase.join(' '))) continue;
-      seen.add(soft.phrase.join(' '));
-      push(softPhrases, soft.phrase[0]!, { id, ...soft, named });
-      if (named) for (const w of soft.soft) namedSoft[id]!.add(`~${w}`);
-    }
-  }
   const exclusions = new Map<string, Exclusion[]>();
-  for (const slug of slugs) {
-    for (const entry of (registry.categories[slug] as Category).notAbout ?? []) {
-      yield;
-      const phrase = contentWords(entry).map(stem);
-      if (phrase.length > 0) push(exclusions, phrase[0]!, { slug, phrase, entry });
+  for (const [id, slug] of slugs.entries()) {
+    yield;
+    for (const soft of read[id]!.soft) {
+      push(softPhrases, soft.phrase[0]!, { id, ...soft });
+      if (soft.named) for (const w of soft.soft) namedSoft[id]!.add(`~${w}`);
     }
+    for (const { phrase, entry } of read[id]!.exclusions) push(exclusions, phrase[0]!, { slug, phrase, entry });
   }
   if (limits !== undefined) {
     for (const [what, index] of [['keyword phrases', phraseStarts], ['not-about entries', exclusions], ['phrases with stop words', softPhrases]] as const) {

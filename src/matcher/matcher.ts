@@ -7,7 +7,7 @@ import { declineCandidates } from './candidates.js';
 export { byWeight } from './candidates.js';
 import { decide, decideBeforeRanking, type MatchOutcome } from './decision.js';
 import { explainOutcome, type Explanation } from './explanation.js';
-import { IndexTooLarge, indexSteps, type IndexLimits } from './index.js';
+import { IndexTooLarge, indexSteps, type IndexLimits, type ReadingCache } from './index.js';
 import { contentWords } from './normalize.js';
 import { prepareQuery, type PreparedQuery } from './query.js';
 import { RULES, type MatcherRules } from './rules.js';
@@ -17,7 +17,7 @@ import { editDistanceIndexSteps, SpellingBucketFull, type SpellingIndex } from '
 // The matcher in small files: index.ts (what a registry gives it), query.ts (a query normalised),
 // scoring.ts (categories ranked), decision.ts (answer or decline), explanation.ts (why, for
 // curators), rules.ts (every weight and rule). This file puts them together.
-export { IndexTooLarge, PEER_INDEX_LIMITS, type IndexLimits } from './index.js';
+export { IndexTooLarge, PEER_INDEX_LIMITS, type IndexLimits, type ReadingCache } from './index.js';
 export { MAX_CONTENT_WORDS, MAX_NORMALIZED_LENGTH, prepareQuery, type PreparedQuery } from './query.js';
 export { RULES, RULE_SWITCHES, type MatcherRules } from './rules.js';
 export { MAX_PHRASE_CHECKS, MAX_REMEMBERED_WORDS, MAX_SCOPE_CHECKS, type MatchCandidate } from './scoring.js';
@@ -62,6 +62,8 @@ export interface MatcherOptions {
   readonly rules?: MatcherRules;
   /** The semantic stage's word vectors: declines also name the categories nearest in meaning. None: words alone. */
   readonly meaning?: WordVectors | undefined;
+  /** Categories' readings to reuse and keep (see ReadingCache): for a caller rebuilding one registry with one category edited, many times. */
+  readonly readings?: ReadingCache;
 }
 
 /** Builds the matcher for one registry, once. */
@@ -85,7 +87,7 @@ export function buildMatcherInSlices (
 function * matcherSteps (registry: Registry, defaultThreshold: number, options: MatcherOptions): Generator<void, Matcher> {
   const rules = options.rules ?? RULES;
   const { limits } = options;
-  const ix = yield * indexSteps(registry, rules, limits);
+  const ix = yield * indexSteps(registry, rules, limits, options.readings);
   let own: SpellingIndex;
   try {
     own = yield * editDistanceIndexSteps(ix.spellings.keys(), limits === undefined ? {} : { maxBucket: limits.wordsPerSpellingBucket });

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { BROAD_EVIDENCE_DISCOUNT, BROAD_EVIDENCE_WORDS, DEFAULT_THRESHOLD, MAX_REMEMBERED_RANKINGS, MAX_REMEMBERED_WORDS, MIN_MARGIN, buildMatcher } from '../../../src/matcher/matcher.js';
+import { BROAD_EVIDENCE_DISCOUNT, BROAD_EVIDENCE_WORDS, DEFAULT_THRESHOLD, MAX_REMEMBERED_RANKINGS, MAX_REMEMBERED_WORDS, MIN_MARGIN, RULES, buildMatcher } from '../../../src/matcher/matcher.js';
 import { contentWords, normalizeText, stem } from '../../../src/matcher/normalize.js';
 import { prepareQuery } from '../../../src/matcher/query.js';
 
@@ -354,4 +354,23 @@ t.test('an everyday English word is never corrected into a registry word', async
   t.notOk(forCategory.some((w) => w.corrected !== undefined), 'nothing is read as another word');
   t.ok(unknown.includes('remove'), '"remove" stays itself, not "remote"');
   t.match(matcher.explain('run a bitcoin full nodee').forCategory, [{}, {}, {}, { word: 'nodee' }], 'a misspelling that is no word is still read');
+});
+
+t.test('kept category readings answer as a fresh build: after an edit, under another slug, and with other rules (issue 32, triage)', async (t) => {
+  const readings = new WeakMap();
+  const questions = ['learn rust programming', 'rust lifetimes explained', 'harden ssh on my ubuntu server', 'run a bitcoin full node', 'bread baking', 'ferris crab'];
+  const answers = (m: ReturnType<typeof buildMatcher>) => questions.map((q) => {
+    const o = m.match(q);
+    return o.kind === 'match' ? `${o.slug} ${o.score}` : `${o.reason} ${o.candidates.map((c) => c.slug).join(',')}`;
+  });
+  t.same(answers(buildMatcher(registry, undefined, { readings })), answers(buildMatcher(registry)), 'the first build keeps them');
+  const rust = registry.categories['rust-learning']!;
+  const edited: Registry = { ...registry, categories: { ...registry.categories, 'rust-learning': { ...rust, keywords: [...rust.keywords, 'bread baking'] } } };
+  t.same(answers(buildMatcher(edited, undefined, { readings })), answers(buildMatcher(edited)), 'an edited category is read again');
+  t.not(answers(buildMatcher(edited))[4], answers(buildMatcher(registry))[4], 'and the edit shows');
+  const { 'rust-learning': moved, ...others } = registry.categories;
+  const renamed: Registry = { ...registry, categories: { ...others, 'ferris-crab': moved! } };
+  t.same(answers(buildMatcher(renamed, undefined, { readings })), answers(buildMatcher(renamed)), 'the same category under another slug is read again');
+  const rules = { ...RULES, exampleWeight: 0 };
+  t.same(answers(buildMatcher(registry, undefined, { readings, rules })), answers(buildMatcher(registry, undefined, { rules })), 'and with other rules');
 });
