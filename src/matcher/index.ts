@@ -285,11 +285,13 @@ export function * indexSteps (
   const spellings = new Map<string, string>();
   const keywords: Keywords[] = [];
   const byTitle = new Map<string, number>();
-  const read: CategoryReading[] = [];
+  // Only each category's phrases and entries are kept past its turn: its words are added to the
+  // registry-wide maps at once, so a large peer's copy never holds every word twice while indexed.
+  const read: Pick<CategoryReading, 'soft' | 'exclusions'>[] = [];
   for (const [id, slug] of slugs.entries()) {
     yield;
     const reading = yield * readingOf(slug, registry.categories[slug] as Category, rules, cache);
-    read.push(reading);
+    read.push({ soft: reading.soft, exclusions: reading.exclusions });
     for (const key of reading.titles) if (key !== '' && !byTitle.has(key)) byTitle.set(key, id);
     for (const { word, stem: s, weight, spelled } of reading.owned) {
       if (spelled) spellings.set(word, s);
