@@ -1,34 +1,16 @@
 import t from 'tap';
 import type { DemandReport } from '../../../src/demand/report.js';
 import { buildMatcher } from '../../../src/matcher/matcher.js';
-import { validateRegistry } from '../../../src/registry/validate.js';
-import type { Registry } from '../../../src/registry/types.js';
 import { loadWordVectors } from '../../../src/semantic/word-vectors.js';
+import { smallRegistry } from '../../helpers/small-registry.js';
 import { applySuggestion, goesWrong, judgeOn, suggestionsFrom, takeAll, unknownSlugs } from '../../../src/triage/suggest.js';
 
 const meaning = loadWordVectors();
-const source = (rank: number) => ({ rank, name: `Source ${rank}`, url: `https://example.org/${rank}`, type: 'article', why: 'A good source.' });
-const category = (name: string, description: string, queryPatterns: string[]) => ({
-  name,
-  description,
-  tags: [name.toLowerCase()],
-  keywords: [],
-  queryPatterns,
-  sources: [source(1), source(2), source(3)],
+const registry = smallRegistry({
+  'home-baking': { name: 'Home baking', description: 'Baking bread, cakes and pastry in a home oven', queryPatterns: ['how to bake sourdough bread', 'why did my cake sink'] },
+  'vegetable-gardening': { name: 'Vegetable gardening', description: 'Growing vegetables in raised beds and containers', queryPatterns: ['when to plant tomatoes', 'raised bed soil mix'] },
+  'bicycle-repair': { name: 'Bicycle repair', description: 'Fixing punctures, brakes and gears on a bike', queryPatterns: ['fix a flat tyre', 'adjust rim brakes'] },
 });
-const checked = validateRegistry({
-  version: '1.0.0',
-  updated: '2026-11-28',
-  curator: { name: 'Test', pubkey: '' },
-  endorsements: [],
-  categories: {
-    'home-baking': category('Home baking', 'Baking bread, cakes and pastry in a home oven', ['how to bake sourdough bread', 'why did my cake sink']),
-    'vegetable-gardening': category('Vegetable gardening', 'Growing vegetables in raised beds and containers', ['when to plant tomatoes', 'raised bed soil mix']),
-    'bicycle-repair': category('Bicycle repair', 'Fixing punctures, brakes and gears on a bike', ['fix a flat tyre', 'adjust rim brakes']),
-  },
-});
-if (!checked.ok) throw new Error(checked.problems.join());
-const registry: Registry = checked.registry;
 
 const counted = (text: string) => ({ text, clients: 5, asks: 5 });
 function reportOf (nearMisses: DemandReport['nearMisses'], answered: DemandReport['answered'] = []): DemandReport {
