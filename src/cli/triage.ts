@@ -148,11 +148,11 @@ async function interactive (
   const declined = declinedBySlug(report);
   const answered = answeredBySlug(report);
   const terminal = createInterface({ input: process.stdin, output: process.stdout });
-  const matcher = buildMatcher(registry, undefined, { meaning });
+  const readings: ReadingCache = new WeakMap();
+  const matcher = buildMatcher(registry, undefined, { meaning, readings });
   let current = registry;
   // Rebuilt only when an accepted edit changes the registry.
-  const readings: ReadingCache = new WeakMap();
-  let judge = judgeOn(current, undefined, readings);
+  let judge = judgeOn(current, undefined, readings, matcher);
   const judged: Judged[] = [];
   try {
     for (const first of suggestionsFrom(registry, report, matcher, meaning !== undefined)) {

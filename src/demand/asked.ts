@@ -3,8 +3,9 @@ import type { MatchCandidate, Matcher, MatchOutcome, PreparedQuery } from '../ma
 /**
  * What one query amounts to for the demand signal (issue 25): its outcome, and what a curator may
  * learn from: its content words and its question normalised (folded to lower case, punctuation
- * gone, at most MAX_QUESTION_WORDS words), never the query as typed. Computed once per distinct query (get_sources remembers
- * it beside the answer), recorded once per request with the client's bucket (see client-bucket.ts).
+ * gone, at most MAX_QUESTION_WORDS words: see questionOf), never the query as typed. Computed once
+ * per distinct query (get_sources remembers it beside the answer), recorded once per request with
+ * the client's bucket (see client-bucket.ts).
  */
 
 /** Every outcome a query can have, as the report counts them. */

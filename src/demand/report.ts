@@ -69,11 +69,11 @@ export const SHOWN = { groups: 20, related: 8, words: 10, queries: 5, answered: 
 /** Words of a text, counted up to three: among equally asked items a phrase says more than a word, and a long query no more than a phrase. */
 const span = (text: string) => Math.min(3, text.split(' ').length);
 
-/** Most asked first: distinct clients, then asks, then span, then the text in code-unit order. */
 interface Keyed<T extends Counted> {
   readonly item: T;
   readonly span: number;
 }
+/** Most asked first: distinct clients, then asks, then span, then the text in code-unit order. */
 const byDemandOrder = <T extends Counted>({ item: a, span: as }: Keyed<T>, { item: b, span: bs }: Keyed<T>) =>
   b.clients - a.clients || b.asks - a.asks || bs - as || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0);
 const keyedOf = <T extends Counted>(item: T): Keyed<T> => ({ item, span: span(item.text) });
@@ -223,7 +223,7 @@ interface Group {
  * ("keeps", "old") never joins two questions, so a parenting question and a leaking toilet stay
  * apart. A phrase or word joins a group the same way and is shown only when asked more than its
  * head: it gathers questions none of which reached k alone. Only a question heads a group: a
- * phrase alone is most often a piece of one question cut at MAX_QUESTION_WORDS.
+ * phrase alone is most often a piece of one question.
  */
 export async function groupTopics (questions: readonly Counted[], fragments: readonly Counted[] = []): Promise<TopicGroup[]> {
   const groups: Group[] = [];

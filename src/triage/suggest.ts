@@ -1,6 +1,6 @@
 import { QUESTION_CUT, uncut } from '../demand/asked.js';
 import type { DemandReport } from '../demand/report.js';
-import { buildMatcher, prepareQuery, RULES, type Matcher, type PreparedQuery, type ReadingCache } from '../matcher/matcher.js';
+import { buildMatcher, prepareQuery, RULES, type Matcher, type ReadingCache } from '../matcher/matcher.js';
 import { normalizeText } from '../matcher/normalize.js';
 import type { Category, Registry } from '../registry/types.js';
 import type { WordVectors } from '../semantic/word-vectors.js';
@@ -119,11 +119,13 @@ export function applySuggestion (registry: Registry, s: Suggestion): Registry {
   return { ...registry, categories: { ...registry.categories, [s.slug]: edited } };
 }
 
-/** An example question of the registry: its category, its text, and its words as the matcher reads them. */
+/** An example question of the registry: its category, its text, and its stems as the matcher reads them. */
 interface Example {
   readonly of: string;
   readonly question: string;
-  readonly prepared: PreparedQuery;
+  readonly stems: readonly string[];
+  /** It holds a word no category uses: a typo correction may change how any edit reads it. */
+  readonly mayBeCorrected: boolean;
   /** Where it is answered on the registry as it is: a slug, or '' when declined. */
   readonly answer: string;
 }
@@ -153,7 +155,7 @@ export function judgeOn (
   for (const [of, c] of Object.entries(registry.categories)) {
     for (const question of c.queryPatterns) {
       const prepared = prepareQuery(question);
-      examples.push({ of, question, prepared, answer: answerOf(now, question) });
+      examples.push({ of, question, stems: prepared.stems, mayBeCorrected: now.unknownWords(prepared).length > 0, answer: answerOf(now, question) });
     }
   }
   const answersWith = (matcher: Matcher, q: string, slug: string) => answerOf(matcher, q) === slug;
@@ -166,9 +168,7 @@ export function judgeOn (
     const added = new Set(prepareQuery(s.text).stems);
     const moves: Move[] = [];
     for (const e of examples) {
-      const { stems } = e.prepared;
-      const touched = stems.some((stem) => added.has(stem)) || now.unknownWords(e.prepared).length > 0;
-      if (!touched) continue;
+      if (!e.mayBeCorrected && !e.stems.some((stem) => added.has(stem))) continue;
       const to = answerOf(matcher, e.question);
       if (to !== e.answer) moves.push({ question: e.question, of: e.of, from: e.answer, to });
     }
@@ -220,10 +220,11 @@ export function takeAll (
 ): { registry: Registry; judged: Judged[] } {
   const declined = declinedBySlug(report);
   const answered = answeredBySlug(report);
-  const matcher = buildMatcher(registry, options.threshold, { meaning: options.meaning });
-  let current = registry;
   const readings: ReadingCache = new WeakMap();
-  let judge = judgeOn(current, options.threshold, readings);
+  // One matcher both offers the suggestions (meaning names candidates) and judges the first (meaning decides no answer).
+  const matcher = buildMatcher(registry, options.threshold, { meaning: options.meaning, readings });
+  let current = registry;
+  let judge = judgeOn(current, options.threshold, readings, matcher);
   const judged: Judged[] = [];
   for (const suggestion of suggestionsFrom(registry, report, matcher, options.meaning !== undefined)) {
     const near = declined.get(suggestion.slug) ?? [];
