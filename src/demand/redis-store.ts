@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { openRedis } from '../sessions/redis.js';
+import { letEventLoopRun } from '../util/event-loop.js';
 import type { Asked } from './asked.js';
 import { DAY_MS, DailySalt, dayOf } from './client-bucket.js';
 import type { DemandLimits, DemandStore, ShownItem, Snapshot } from './store.js';
@@ -29,7 +30,8 @@ export const ITEMS_PER_CALL = 1_000;
  * One day's batch, added in one step so that replicas never interleave halfway. Space-Saving as in
  * space-saving.ts, on a sorted set of item hashes (score: count; an evicted item's count becomes
  * the newcomer's error); each item's client buckets in a bitmap of its own, expiring with the
- * day. An item that reaches k buckets moves to a second sorted set, out of eviction's reach (at
+ * day, and how many they are in a hash (the report reads a day's counts in one reply, not one
+ * BITCOUNT per item). An item that reaches k buckets moves to a second sorted set, out of eviction's reach (at
  * most capacity there), so a flood of new items cannot push a shown one out. Returns the items
  * that reached k buckets and have no text yet: only their text is then
  * sent, so no text of an item below k ever reaches Redis (not even in a command's arguments).
@@ -38,7 +40,7 @@ export const ITEMS_PER_CALL = 1_000;
  */
 const RECORD = `
 local base, at, cap, k = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
-local totals, items, kept, err, text = base .. 'totals', base .. 'items', base .. 'kept', base .. 'error', base .. 'text'
+local totals, items, kept, err, text, clients = base .. 'totals', base .. 'items', base .. 'kept', base .. 'error', base .. 'text', base .. 'clients'
 local i = 6
 for _ = 1, tonumber(ARGV[5]) do
   redis.call('HINCRBY', totals, ARGV[i], tonumber(ARGV[i + 1]))
@@ -60,23 +62,51 @@ while i <= #ARGV do
     redis.call('DEL', base .. 'bits:' .. gone)
     redis.call('HDEL', err, gone)
     redis.call('HDEL', text, gone)
+    redis.call('HDEL', clients, gone)
     redis.call('ZADD', items, min + n, h)
     redis.call('HSET', err, h, min)
   end
   local bits = base .. 'bits:' .. h
   for b in string.gmatch(buckets, '%d+') do redis.call('SETBIT', bits, tonumber(b), 1) end
   redis.call('EXPIREAT', bits, at)
-  local shown = redis.call('BITCOUNT', bits) >= k
+  local seen = redis.call('BITCOUNT', bits)
+  redis.call('HSET', clients, h, seen)
+  local shown = seen >= k
   if shown and not redis.call('ZSCORE', kept, h) and redis.call('ZCARD', kept) < cap then
     redis.call('ZADD', kept, redis.call('ZSCORE', items, h), h)
     redis.call('ZREM', items, h)
   end
   if shown and redis.call('HEXISTS', text, h) == 0 then reveal[#reveal + 1] = h end
 end
-for _, key in ipairs({ totals, items, kept, err }) do
+for _, key in ipairs({ totals, items, kept, err, clients }) do
   if redis.call('EXISTS', key) == 1 then redis.call('EXPIREAT', key, at) end
 end
 return reveal`;
+
+/**
+ * One day as the report reads it, in one call: totals, items and kept (hash, count, ...), error,
+ * text and clients (hash, value, ...), each a flat list as Redis keeps it (ioredis would turn
+ * each HGETALL of thousands of fields into an object, the larger part of reading a day).
+ * ARGV: key base of the day.
+ */
+const READ_DAY = `
+local b = ARGV[1]
+return {
+  redis.call('HGETALL', b .. 'totals'),
+  redis.call('ZRANGE', b .. 'items', 0, -1, 'WITHSCORES'),
+  redis.call('ZRANGE', b .. 'kept', 0, -1, 'WITHSCORES'),
+  redis.call('HGETALL', b .. 'error'),
+  redis.call('HGETALL', b .. 'text'),
+  redis.call('HGETALL', b .. 'clients')
+}`;
+
+/** One day of the window as the report reads it. */
+interface DayRead {
+  readonly totals: readonly (readonly [string, number])[];
+  readonly texts: ReadonlyMap<string, string>;
+  /** Per item hash: times asked (less the Space-Saving error) and client buckets seen in. */
+  readonly items: ReadonlyMap<string, { asks: number; buckets: number }>;
+}
 
 interface Pending {
   readonly totals: Map<string, number>;
@@ -85,6 +115,7 @@ interface Pending {
 
 interface DemandScripts {
   threegsDemandRecord(...args: (string | number)[]): Promise<string[]>;
+  threegsDemandReadDay(base: string): Promise<[string[], string[], string[], string[], string[], string[]]>;
 }
 
 /**
@@ -105,6 +136,8 @@ export class RedisDemandStore implements DemandStore {
    */
   readonly #salt: DailySalt;
   #pending = new Map<number, Pending>();
+  /** Days over, as read (see #day). */
+  readonly #days = new Map<number, DayRead>();
   #pendingItems = 0;
   #flushing: Promise<void> = Promise.resolve();
   readonly #timer: NodeJS.Timeout;
@@ -125,6 +158,7 @@ export class RedisDemandStore implements DemandStore {
     // The session store's connection tells the operator of outages; this one is quiet.
     const { redis } = await openRedis(options.url);
     redis.defineCommand('threegsDemandRecord', { numberOfKeys: 0, lua: RECORD });
+    redis.defineCommand('threegsDemandReadDay', { numberOfKeys: 0, lua: READ_DAY });
     return new RedisDemandStore(redis as Redis & DemandScripts, options);
   }
 
@@ -196,61 +230,83 @@ export class RedisDemandStore implements DemandStore {
   }
 
   /**
-   * What may be shown, read a day at a time: a full window (75,000 items) read in one pipeline
-   * came back as replies of tens of thousands of entries, parsed and summed in one piece, and held
-   * the event loop for up to half a second; a day's reply is a thirtieth of that, and the event
-   * loop runs between days.
+   * What may be shown, read a day at a time: a full window read in one pipeline came back as
+   * replies of tens of thousands of entries, parsed and summed in one piece, and held the event
+   * loop for up to half a second; a day's reply is a thirtieth of that, and the event loop runs
+   * between days (a day kept is a thirtieth too). A day over is read once (see #day).
    */
   async snapshot (): Promise<Snapshot> {
     await this.flush();
     const toDay = dayOf(this.#now());
     const fromDay = toDay - this.#limits.windowDays + 1;
+    for (const day of this.#days.keys()) if (day < fromDay) this.#days.delete(day);
     const totals: Record<string, number> = {};
     const texts = new Map<string, string>();
-    const perDay: { day: number; counts: Map<string, number> }[] = [];
+    const perDay: { day: number; read: DayRead }[] = [];
     for (let day = fromDay; day <= toDay; day++) {
-      const base = this.#base(day);
-      const read = this.#redis.pipeline().hgetall(`${base}totals`).zrange(`${base}items`, 0, -1, 'WITHSCORES').zrange(`${base}kept`, 0, -1, 'WITHSCORES').hgetall(`${base}error`).hgetall(`${base}text`);
-      const [dayTotals, ranked, kept, errors, dayTexts] = (await replies(read)) as [
-        Record<string, string>,
-        string[],
-        string[],
-        Record<string, string>,
-        Record<string, string>
-      ];
-      for (const [field, n] of Object.entries(dayTotals)) totals[field] = (totals[field] ?? 0) + Number(n);
-      for (const [h, t] of Object.entries(dayTexts)) texts.set(h, t);
-      const counts = new Map<string, number>();
-      for (const list of [ranked, kept]) for (let j = 0; j < list.length; j += 2) counts.set(list[j]!, Number(list[j + 1]) - Number(errors[list[j]!] ?? 0));
-      perDay.push({ day, counts });
+      const read = await this.#day(day, toDay);
+      await letEventLoopRun();
+      for (const [field, n] of read.totals) totals[field] = (totals[field] ?? 0) + n;
+      for (const [h, t] of read.texts) texts.set(h, t);
+      perDay.push({ day, read });
     }
-    // Buckets of the shown items only (those with a text), on every day they were counted.
+    // The shown items (those with a text, revealed on any day) on every day they were counted.
     const sums = new Map<string, { asks: number; clients: number; most: number; firstDay: number; lastDay: number }>();
-    for (const { day, counts } of perDay) {
-      const bits = this.#redis.pipeline();
-      const asked: { h: string; asks: number }[] = [];
-      for (const [h, n] of counts) {
+    for (const { day, read } of perDay) {
+      await letEventLoopRun();
+      for (const [h, { asks, buckets }] of read.items) {
         if (!texts.has(h)) continue;
-        bits.bitcount(`${this.#base(day)}bits:${h}`);
-        asked.push({ h, asks: n });
-      }
-      if (asked.length === 0) continue;
-      const counted = await replies(bits);
-      asked.forEach(({ h, asks }, i) => {
         const sum = sums.get(h) ?? { asks: 0, clients: 0, most: 0, firstDay: day, lastDay: day };
-        const clients = Number(counted[i] ?? 0);
         sum.asks += asks;
-        sum.clients += clients;
-        sum.most = Math.max(sum.most, clients);
+        sum.clients += buckets;
+        sum.most = Math.max(sum.most, buckets);
         sum.lastDay = day;
         sums.set(h, sum);
-      });
+      }
     }
     // Shown at today's k, whatever k revealed it: a k raised since (or another replica's lower k) shows nothing early.
     const items: ShownItem[] = [...sums]
       .filter(([, s]) => s.most >= this.#limits.minClients)
       .map(([h, { asks, clients, firstDay, lastDay }]) => ({ key: texts.get(h)!, asks, clients, firstDay, lastDay }));
     return { fromDay, toDay, totals, items };
+  }
+
+  /**
+   * One day's counts, from Redis; a day is kept once read when it can no longer change: a day
+   * ends for every replica within seconds of midnight (the last batch flushed a second later, a
+   * clock a little behind), so any day before yesterday is final. The window then costs one day
+   * or two of Redis replies per report, not thirty (at most ITEMS_IN_WINDOW items kept).
+   */
+  async #day (day: number, today: number): Promise<DayRead> {
+    const kept = this.#days.get(day);
+    if (kept !== undefined) return kept;
+    const read = await this.#readDay(day);
+    if (day < today - 1) this.#days.set(day, read);
+    return read;
+  }
+
+  async #readDay (day: number): Promise<DayRead> {
+    const [totals, ranked, kept, errors, texts, clients] = await this.#redis.threegsDemandReadDay(this.#base(day));
+    const error = pairs(errors);
+    const seen = pairs(clients);
+    const items = new Map<string, { asks: number; buckets: number }>();
+    const older: string[] = [];
+    for (const list of [ranked, kept]) {
+      for (let j = 0; j < list.length; j += 2) {
+        const h = list[j]!;
+        const buckets = seen.get(h);
+        if (buckets === undefined) older.push(h);
+        items.set(h, { asks: Number(list[j + 1]) - Number(error.get(h) ?? 0), buckets: Number(buckets ?? 0) });
+      }
+    }
+    // A day recorded before each item's bucket count was kept: counted from its bitmap.
+    if (older.length > 0) {
+      const bits = this.#redis.pipeline();
+      for (const h of older) bits.bitcount(`${this.#base(day)}bits:${h}`);
+      const counted = await replies(bits);
+      older.forEach((h, i) => { items.get(h)!.buckets = Number(counted[i] ?? 0); });
+    }
+    return { totals: [...pairs(totals)].map(([field, n]) => [field, Number(n)]), texts: pairs(texts), items };
   }
 
   async close (): Promise<void> {
@@ -266,4 +322,11 @@ async function replies (pipeline: ReturnType<Redis['pipeline']>): Promise<unknow
   const failed = results?.find(([err]) => err !== null);
   if (results === null || failed !== undefined) throw failed?.[0] ?? new Error('Redis pipeline failed');
   return results.map(([, value]) => value);
+}
+
+/** A flat reply (field, value, ...) as a map. */
+function pairs (flat: readonly string[]): Map<string, string> {
+  const map = new Map<string, string>();
+  for (let j = 0; j < flat.length; j += 2) map.set(flat[j]!, flat[j + 1]!);
+  return map;
 }

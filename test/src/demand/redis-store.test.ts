@@ -172,3 +172,35 @@ t.test('an item shown from Redis says the first and last day it was asked (issue
   const item = (await s.snapshot()).items.find((i) => i.key === `query${SEP}sourdough bread starter`)!;
   t.same([item.firstDay, item.lastDay], [today - 2, today]);
 });
+
+t.test('a day over is read from Redis once: later reports add today to it, and drop it when it leaves the window', { skip: redisSkip() }, async (t) => {
+  const redis = await startRedis(t);
+  let now = Date.now() - 3 * DAY_MS;
+  const s = await store(t, redis.url, { now: () => now, windowDays: 5 });
+  for (const c of clients(20)) s.record(asked('sourdough bread starter'), c);
+  await s.flush();
+  now = Date.now();
+  const item = async () => (await s.snapshot()).items.find((i) => i.key === `query${SEP}sourdough bread starter`);
+  t.equal((await item())?.asks, 20, 'the day over, read');
+  for (const c of clients(6, 3)) s.record(asked('sourdough bread starter'), c);
+  t.equal((await item())?.asks, 26, 'today added to the day kept');
+  now += 3 * DAY_MS;
+  t.equal((await item())?.asks, 6, 'the day kept gone with the window, today still in it');
+});
+
+t.test('a day recorded before each item\'s client count was kept is still shown, its clients counted from the bitmaps', { skip: redisSkip() }, async (t) => {
+  const redis = await startRedis(t);
+  let now = Date.now() - 3 * DAY_MS;
+  const s = await store(t, redis.url, { now: () => now });
+  for (const c of clients(20)) s.record(asked('sourdough bread starter'), c);
+  await s.flush();
+  now = Date.now();
+  const direct = new Redis(redis.url);
+  t.teardown(() => direct.disconnect());
+  const counts = await direct.keys('3gs:demand:d:*:clients');
+  t.equal(counts.length, 1);
+  await direct.del(counts[0]!);
+  const item = (await s.snapshot()).items.find((i) => i.key === `query${SEP}sourdough bread starter`);
+  t.equal(item?.asks, 20);
+  t.ok(item!.clients >= 5 && item!.clients <= 20, `${item!.clients} clients, from the bitmaps`);
+});
