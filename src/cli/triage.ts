@@ -171,7 +171,7 @@ async function interactive (
         const taken = answer === 'a' || answer === 'n';
         if (taken) {
           current = applySuggestion(current, s);
-          judge = judgeOn(current, undefined, readings);
+          judge = judge.after(s);
         }
         judged.push({ suggestion: s, consequence, ...(taken ? {} : { skipped: 'by-curator' as const }) });
         break;

@@ -1,6 +1,6 @@
 import { QUESTION_CUT, uncut } from '../demand/asked.js';
 import type { DemandReport } from '../demand/report.js';
-import { buildMatcher, prepareQuery, RULES, type Matcher, type ReadingCache } from '../matcher/matcher.js';
+import { buildMatcher, prepareQuery, RULES, type Matcher, type PreparedQuery, type ReadingCache } from '../matcher/matcher.js';
 import { normalizeText } from '../matcher/normalize.js';
 import type { Category, Registry } from '../registry/types.js';
 import type { WordVectors } from '../semantic/word-vectors.js';
@@ -119,21 +119,28 @@ export function applySuggestion (registry: Registry, s: Suggestion): Registry {
   return { ...registry, categories: { ...registry.categories, [s.slug]: edited } };
 }
 
-/** An example question of the registry: its category, its text, and its stems as the matcher reads them. */
+/** An example question of the registry: its category, its text, and how the matcher reads it. */
 interface Example {
   readonly of: string;
   readonly question: string;
-  readonly stems: readonly string[];
+  readonly prepared: PreparedQuery;
   /** It holds a word no category uses: a typo correction may change how any edit reads it. */
   readonly mayBeCorrected: boolean;
   /** Where it is answered on the registry as it is: a slug, or '' when declined. */
   readonly answer: string;
 }
 
-const answerOf = (matcher: Matcher, question: string) => {
-  const o = matcher.match(question);
+const answerOf = (matcher: Matcher, question: string, prepared?: PreparedQuery) => {
+  const o = matcher.match(question, undefined, prepared);
   return o.kind === 'match' ? o.slug : '';
 };
+
+/** Judges suggestions on one registry (see judgeOn). */
+export interface Judge {
+  (s: Suggestion, declined: readonly string[], answered?: readonly string[]): Consequence;
+  /** The judge of the registry with `s` applied (applySuggestion): built from this one's judging of `s`, not by asking every example question again. */
+  after(s: Suggestion): Judge;
+}
 
 /**
  * Judges suggestions against one registry: its matcher and its example questions' answers are
@@ -143,37 +150,74 @@ const answerOf = (matcher: Matcher, question: string) => {
  * each, and how rare each is), so text added to a category changes its answer only when the
  * question holds a word of that text, or a word no category uses (a typo may now be corrected into
  * the new text). Checked against asking every example question again: the same moves for 912
- * suggestions on the shipped registry and 35 fixture registries (356 moves).
+ * suggestions on the shipped registry and 35 fixture registries (356 moves). For the same reason,
+ * once a suggestion is taken, the example questions' answers are the ones before it with its
+ * moves: the next judge starts from them (at 1,000 categories, asking them all again took most of
+ * a second per suggestion taken).
  */
 export function judgeOn (
   registry: Registry,
   threshold: number | undefined,
   readings: ReadingCache = new WeakMap(),
   now: Matcher = buildMatcher(registry, threshold, { readings })
-): (s: Suggestion, declined: readonly string[], answered?: readonly string[]) => Consequence {
+): Judge {
   const examples: Example[] = [];
   for (const [of, c] of Object.entries(registry.categories)) {
     for (const question of c.queryPatterns) {
       const prepared = prepareQuery(question);
-      examples.push({ of, question, stems: prepared.stems, mayBeCorrected: now.unknownWords(prepared).length > 0, answer: answerOf(now, question) });
+      examples.push({ of, question, prepared, mayBeCorrected: now.unknownWords(prepared).length > 0, answer: answerOf(now, question, prepared) });
     }
   }
+  return judgeWith(registry, threshold, readings, now, examples);
+}
+
+function judgeWith (registry: Registry, threshold: number | undefined, readings: ReadingCache, now: Matcher, examples: readonly Example[]): Judge {
   const answersWith = (matcher: Matcher, q: string, slug: string) => answerOf(matcher, q) === slug;
-  return (s, declined, answered = []) => {
-    // Only the edited category is read again: the others' readings are kept in `readings`.
-    const matcher = buildMatcher(applySuggestion(registry, s), threshold, { readings });
+  // The last suggestion judged, with its registry's matcher and its moves by example: what after() carries over.
+  let last: { s: Suggestion; matcher: Matcher; moved: Map<number, string> } | undefined;
+  const movesOf = (s: Suggestion, matcher: Matcher) => {
+    const added = new Set(prepareQuery(s.text).stems);
+    const moved = new Map<number, string>();
+    examples.forEach((e, i) => {
+      if (!e.mayBeCorrected && !e.prepared.stems.some((stem) => added.has(stem))) return;
+      const to = answerOf(matcher, e.question, e.prepared);
+      if (to !== e.answer) moved.set(i, to);
+    });
+    return (last = { s, matcher, moved });
+  };
+  // Only the edited category is read again: the others' readings are kept in `readings`.
+  const rebuilt = (s: Suggestion) => buildMatcher(applySuggestion(registry, s), threshold, { readings });
+  const judge = (s: Suggestion, declined: readonly string[], answered: readonly string[] = []): Consequence => {
+    const { matcher, moved } = movesOf(s, rebuilt(s));
     // What it adds: a question an earlier edit answers already is not counted again.
     const answers = declined.filter((q) => !answersWith(now, q, s.slug) && answersWith(matcher, q, s.slug));
     const turnsAway = answered.filter((q) => answersWith(now, q, s.slug) && !answersWith(matcher, q, s.slug));
-    const added = new Set(prepareQuery(s.text).stems);
-    const moves: Move[] = [];
-    for (const e of examples) {
-      if (!e.mayBeCorrected && !e.stems.some((stem) => added.has(stem))) continue;
-      const to = answerOf(matcher, e.question);
-      if (to !== e.answer) moves.push({ question: e.question, of: e.of, from: e.answer, to });
-    }
+    const moves = [...moved].map(([i, to]) => ({ question: examples[i]!.question, of: examples[i]!.of, from: examples[i]!.answer, to }));
     return { answers, turnsAway, moves };
   };
+  const after = (s: Suggestion): Judge => {
+    const { matcher, moved } = last?.s === s ? last : movesOf(s, rebuilt(s));
+    const unknownIn = (prepared: PreparedQuery) => matcher.unknownWords(prepared).length > 0;
+    const next = examples.map((e, i) => ({ ...e, answer: moved.get(i) ?? e.answer, mayBeCorrected: e.mayBeCorrected && unknownIn(e.prepared) }));
+    if (s.kind === 'example-question') {
+      // In its place among the example questions, as judgeOn would read the edited registry.
+      const at = exampleCountThrough(registry, s.slug);
+      const prepared = prepareQuery(s.text);
+      next.splice(at, 0, { of: s.slug, question: s.text, prepared, mayBeCorrected: unknownIn(prepared), answer: answerOf(matcher, s.text, prepared) });
+    }
+    return judgeWith(applySuggestion(registry, s), threshold, readings, matcher, next);
+  };
+  return Object.assign(judge, { after });
+}
+
+/** How many example questions the registry holds up to and including category `slug`'s, in its order. */
+function exampleCountThrough (registry: Registry, slug: string): number {
+  let count = 0;
+  for (const [of, c] of Object.entries(registry.categories)) {
+    count += c.queryPatterns.length;
+    if (of === slug) break;
+  }
+  return count;
 }
 
 /** Per category, the declined questions the report shows near it: what a suggestion may answer. */
@@ -250,7 +294,7 @@ export function takeAll (
     judged.push({ suggestion, consequence, ...(skipped === undefined ? {} : { skipped }) });
     if (skipped !== undefined) continue;
     current = edited;
-    judge = judgeOn(current, options.threshold, readings);
+    judge = judge.after(suggestion);
   }
   return { registry: current, judged };
 }

@@ -3,7 +3,7 @@ import type { DemandReport } from '../../../src/demand/report.js';
 import { buildMatcher } from '../../../src/matcher/matcher.js';
 import { loadWordVectors } from '../../../src/semantic/word-vectors.js';
 import { smallRegistry } from '../../helpers/small-registry.js';
-import { applySuggestion, goesWrong, judgeOn, suggestionsFrom, takeAll, unknownSlugs } from '../../../src/triage/suggest.js';
+import { applySuggestion, goesWrong, judgeOn, suggestionsFrom, takeAll, unknownSlugs, type Suggestion } from '../../../src/triage/suggest.js';
 
 const meaning = loadWordVectors();
 const registry = smallRegistry({
@@ -107,4 +107,20 @@ t.test('takeAll skips, unjudged, an example question sharing no word with any ot
   t.equal(lone?.consequence, undefined, 'not judged: its text can answer no question it shares no word with');
   const judgedAll = takeAll(registry, report, { meaning, judgeAll: true }).judged.find((j) => j.suggestion.text === 'squeaky disc brakes when wet');
   t.ok(judgedAll?.consequence !== undefined, 'judged when asked to judge all');
+});
+
+t.test('once a suggestion is taken, the next is judged as on the edited registry built afresh, though its example questions are not all asked again', async (t) => {
+  const taught: Suggestion = { kind: 'example-question', slug: 'home-baking', text: 'raised bed soil mix', clients: 5, asks: 5 };
+  const next: Suggestion = { kind: 'not-about', slug: 'home-baking', text: 'soil', clients: 5, asks: 5 };
+  const judge = judgeOn(registry, undefined);
+  t.ok(judge(taught, []).moves.length > 0, 'the first moves an example question');
+  const carried = judge.after(taught)(next, ['raised bed soil mix']);
+  const afresh = judgeOn(applySuggestion(registry, taught), undefined)(next, ['raised bed soil mix']);
+  t.same(carried, afresh);
+  // The first made both copies of the question too close to call; the entry gives it back to gardening.
+  t.same(
+    afresh.moves.map((m) => [m.of, m.from, m.to]),
+    [['home-baking', '', 'vegetable-gardening'], ['vegetable-gardening', '', 'vegetable-gardening']],
+    'the example question taken moves, and the one the first moved moves from where the first left it'
+  );
 });
