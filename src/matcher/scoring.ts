@@ -1,6 +1,6 @@
 import { BoundedMemo } from '../util/bounded-memo.js';
 import { isEverydayWord } from './everyday-words.js';
-import { rarity, TERM_DESCRIBES, TERM_NAMES, TERM_PHRASE_ONLY, type MatcherIndex, type Term } from './index.js';
+import { rarity, TERM_DESCRIBES, TERM_NAMES, TERM_PHRASE_ONLY, type Keywords, type MatcherIndex, type Term } from './index.js';
 import type { PreparedQuery } from './query.js';
 import type { MatcherRules } from './rules.js';
 import type { SpellingIndex } from './spelling.js';
@@ -257,9 +257,64 @@ export function createScorer (ix: MatcherIndex, rules: MatcherRules, spelling: (
     return capitals.length === 0 ? capitals : capitals.filter((c) => ix.acronyms.has(c));
   }
 
+  /**
+   * The query read in steps: its words as registry words (hits), the keywords it holds, each
+   * category's evidence tallied from the hits (an inverted index), each touched category scored,
+   * and the best few kept; then what the decision needs to know about the leader.
+   */
   function rank (prepared: PreparedQuery, capitals: readonly string[], askedBy = ''): Ranking {
     asker = askedBy;
-    const { words, stems, intents, countries } = prepared;
+    const read = hitsOf(prepared, capitals);
+    // The words that say something: filler slips aside (counted before phrases' stop words are read as hits).
+    const considered = read.hits.size + read.unknown + read.unnamed;
+    // A keyword weighs as much against the other categories as it weighs for its own.
+    const strongById = keywordStems(read.sequence, capitals);
+    if (rules.stopWordsInPhrases && prepared.phraseWords.length > 0 && ix.softPhrases.size > 0) addSoftPhraseHits(prepared.phraseWords, read.hits, strongById);
+    const { touchedCount, total } = tallied(read.hits, strongById);
+    const query: QueryTally = { ...read, prepared, strongById, total, considered };
+    const outOfScope = ix.exclusions.size === 0 ? NO_EXCLUSIONS : excluded(prepared.stems);
+    // "go go" is one word too.
+    const distinct = new Set(prepared.stems).size;
+    const best: Ranked[] = [];
+    // What a decline names: the best few by score, including categories the rules below keep
+    // from answering (a word or two in common is too little to answer with, enough to suggest).
+    const nearby: Ranked[] = [];
+    let refused: ScopeRefusal | undefined;
+    for (let t = 0; t < touchedCount; t++) {
+      const id = tally.touched[t]!;
+      const slug = slugs[id]!;
+      const strong = strongById.get(id) ?? NONE;
+      const named = tally.named[id]!;
+      const shared = tally.shared[id]!;
+      const c = { id, slug, score: round(scoreOf(id, query)), named, anchored: strong.size > 0 || named > 0, shared };
+      // The curator said the category is not about this: a query that names it is about something
+      // else. Never an answer nor a candidate; the closest such category is what a decline explains.
+      if (outOfScope.has(slug)) {
+        if (refused === undefined || c.score > refused.score) refused = { slug, score: c.score, entries: outOfScope.get(slug)! };
+        continue;
+      }
+      keepBest(nearby, c, rules.declineCandidates);
+      if (rules.contextNeedsStrongerEvidence && shared <= 2 && strong.size === 0 && tally.described[id] === 0) continue;
+      // "best way to learn Go": one word its description or example questions happen to use ("what could go wrong") is no topic.
+      if (rules.oneWordNeedsName && distinct === 1 && strong.size === 0 && named === 0) continue;
+      keepBest(best, c, rules.declineCandidates);
+    }
+    const [first, second] = best;
+    const candidates = best.map(({ slug, score }) => Object.freeze({ slug, score }));
+    // A refusal matters to a decline only when the category it kept out led every candidate.
+    const scopeRefusal = refused !== undefined && (first === undefined || refused.score > first.score) ? Object.freeze(refused) : undefined;
+    return {
+      candidates,
+      declineCandidates: Object.freeze(withNearby(candidates, nearby, rules.declineCandidates)),
+      byTopic: namesLeader(first, second, read.hits, strongById, keywords),
+      vague: isVague(prepared.words, distinct, read.hits, capitals),
+      leaderWords: first?.shared ?? 0,
+      ...(scopeRefusal === undefined ? {} : { scopeRefusal }),
+    };
+  }
+
+  /** The query's words as registry words (the best reading of each stem), and how many say nothing the registry knows. */
+  function hitsOf (prepared: PreparedQuery, capitals: readonly string[]): { hits: Map<string, Hit>; unknown: number; unnamed: number; sequence: string[] } {
     const hits = new Map<string, Hit>();
     let unknown = 0;
     let unnamed = 0;
@@ -267,53 +322,49 @@ export function createScorer (ix: MatcherIndex, rules: MatcherRules, spelling: (
     for (const [i, hit] of read.entries()) {
       if (hit === undefined) {
         // A misspelt filler word ("tutoriall", "explaned") is filler: it says nothing either way.
-        if (isStopWordSlip(words[i]!)) continue;
-        if (isNameLike(words[i]!)) unnamed++;
+        if (isStopWordSlip(prepared.words[i]!)) continue;
+        if (isNameLike(prepared.words[i]!)) unnamed++;
         else unknown++;
         continue;
       }
       if ((hits.get(hit.stem)?.factor ?? 0) < hit.factor) hits.set(hit.stem, hit);
     }
-    // The words that say something: filler slips aside.
-    const considered = hits.size + unknown + unnamed;
-    // A keyword weighs as much against the other categories as it weighs for its own.
-    const strongById = keywordStems(sequence, capitals);
-    // A curator's phrase that holds a stop word ("first aid", "day hike"), whole in the query:
-    // its stop words count for that category as a keyword does ("day" tells a day hike from a
-    // backpacking trip), and nowhere else. Read as extra hits under their own key.
-    if (rules.stopWordsInPhrases && prepared.phraseWords.length > 0 && ix.softPhrases.size > 0) {
-      for (const [stem, ids] of softPhraseHits(prepared.phraseWords)) {
-        const key = `~${stem}`;
-        const list = [...ids];
-        // Such a word names a category whose name's phrase holds it ("~day" of "Day hiking").
-        const flags = Uint8Array.from(list, (id) => (ix.namedSoft[id]!.has(key) ? TERM_NAMES : 0));
-        hits.set(key, {
-          stem: key,
-          term: {
-            weight: rarity(slugs.length, list.length),
-            slugs: list.map((id) => slugs[id]!),
-            ids: list,
-            fields: list.map(() => 1),
-            flags,
-          },
-          factor: 1,
-        });
-        for (const id of list) {
-          const set = strongById.get(id);
-          if (set === undefined) strongById.set(id, new Set([key]));
-          else set.add(key);
-        }
+    return { hits, unknown, unnamed, sequence };
+  }
+
+  /**
+   * A curator's phrase that holds a stop word ("first aid", "day hike"), whole in the query: its
+   * stop words count for that category as a keyword does ("day" tells a day hike from a
+   * backpacking trip), and nowhere else. Read as extra hits under their own key.
+   */
+  function addSoftPhraseHits (phraseWords: readonly string[], hits: Map<string, Hit>, strongById: Map<number, Set<string>>): void {
+    for (const [stem, ids] of softPhraseHits(phraseWords)) {
+      const key = `~${stem}`;
+      const list = [...ids];
+      // Such a word names a category whose name's phrase holds it ("~day" of "Day hiking").
+      const flags = Uint8Array.from(list, (id) => (ix.namedSoft[id]!.has(key) ? TERM_NAMES : 0));
+      hits.set(key, {
+        stem: key,
+        term: { weight: rarity(slugs.length, list.length), slugs: list.map((id) => slugs[id]!), ids: list, fields: list.map(() => 1), flags },
+        factor: 1,
+      });
+      for (const id of list) {
+        const set = strongById.get(id);
+        if (set === undefined) strongById.set(id, new Set([key]));
+        else set.add(key);
       }
     }
-    // "go go" is one word too.
-    const distinct = new Set(stems).size;
-    const strongAnywhere = strongById.size === 0 ? NONE : new Set([...strongById.values()].flatMap((set) => [...set]));
+  }
 
-    // One pass over the hits and the categories each names (an inverted index): a category's
-    // evidence is what its own words weigh; what weighs against it is every other hit, that is
-    // the total of all hits less its own. Counted in typed arrays by category number, reset only
-    // where touched: a category costs a few additions per query word it shares, whatever the
-    // size of the registry.
+  /**
+   * One pass over the hits and the categories each names (an inverted index): a category's
+   * evidence is what its own words weigh; what weighs against it is every other hit, that is the
+   * total of all hits less its own. Counted in typed arrays by category number, reset only where
+   * touched: a category costs a few additions per query word it shares, whatever the size of the
+   * registry. Returns how many categories were touched (tally.touched) and the hits' total weight.
+   */
+  function tallied (hits: ReadonlyMap<string, Hit>, strongById: ReadonlyMap<number, ReadonlySet<string>>): { touchedCount: number; total: number } {
+    const strongAnywhere = strongById.size === 0 ? NONE : new Set([...strongById.values()].flatMap((set) => [...set]));
     let touchedCount = 0;
     let total = 0;
     for (const hit of hits.values()) {
@@ -343,120 +394,124 @@ export function createScorer (ix: MatcherIndex, rules: MatcherRules, spelling: (
       }
     }
     tally.round = (tally.round % 0xffff_fffe) + 1;
-    const outOfScope = ix.exclusions.size === 0 ? NO_EXCLUSIONS : excluded(stems);
-    // Ties go to the category whose own name holds more of the query's words ("rust"), then to
-    // one the query holds a keyword of, then by slug. Only the best few are ever used: kept in one
-    // pass rather than sorting every candidate.
-    type Ranked = MatchCandidate & { id: number; named: number; anchored: boolean; shared: number };
-    const before = (a: Ranked, b: Ranked) => b.score - a.score || b.named - a.named || Number(b.anchored) - Number(a.anchored) || (a.slug < b.slug ? -1 : 1);
-    const best: Ranked[] = [];
-    let refused: ScopeRefusal | undefined;
-    // What a decline names: the best few by score, including categories the rules above keep
-    // from answering (a word or two in common is too little to answer with, enough to suggest).
-    const nearby: Ranked[] = [];
-    const keep = (list: Ranked[], c: Ranked) => {
-      if (list.length === rules.declineCandidates && before(c, list[rules.declineCandidates - 1]!) > 0) return;
-      let at = list.length;
-      while (at > 0 && before(c, list[at - 1]!) < 0) at--;
-      list.splice(at, 0, c);
-      if (list.length > rules.declineCandidates) list.pop();
-    };
-    for (let t = 0; t < touchedCount; t++) {
-      const id = tally.touched[t]!;
-      const slug = slugs[id]!;
-      const [evidence, own, shared, named] = [tally.evidence[id]!, tally.own[id]!, tally.shared[id]!, tally.named[id]!];
-      const strong = strongById.get(id) ?? NONE;
-      // Strong evidence: a keyword, or everyday words worth at least two words unique to this category.
-      const perUnknown = strong.size > 0 || (shared > 1 && evidence >= 2 * rarest) ? rules.unknownWeightStrong : rules.unknownWeightWeak;
-      let intent = 0;
-      for (const s of intents) if (!keywords[id]!.all.has(s)) intent++;
-      // A short question that names a country the category is not bound to asks about that
-      // country's rules ("small claims court limit in Ontario" of a topic on England and Wales):
-      // as two intent words, since a place states what is asked as plainly as a price does, and
-      // the rest of such a question is the category's own words. A long request's places are
-      // most often background (where the asker moved from, an employer's country).
-      const bound = keywords[id]!.countries;
-      if (
-        rules.placesBindCategories &&
-        bound.size > 0 &&
-        countries.length > 0 &&
-        considered < rules.longRequestWords &&
-        !countries.some((c) => bound.has(c))
-      ) {
-        intent += 2;
-      }
-      // Long requests carry more context words: their weight grows with the square root of their
-      // number (unknown words always; in a long request, other categories' words too).
-      const others = hits.size - shared;
-      const elsewhere = rules.longRequestBackground && considered >= rules.longRequestWords && others > 1 ? (total - own) / Math.sqrt(others) : total - own;
-      const against =
-        elsewhere +
-        Math.sqrt(unknown) * perUnknown * rarest +
-        Math.sqrt(unnamed) * (strong.size > 0 ? rules.nameWeightNamed : rules.nameWeightUnnamed) * rarest +
-        intent * rules.intentWeight * rarest;
-      let score = evidence / (evidence + against);
-      // In a short query every word was chosen: when the category explains fewer than half of
-      // them, the others say what is asked ("svelte dresses for petite women"), and the score
-      // falls with the share it explains. A long request's background words are not held against it.
-      if (considered <= rules.shortQueryWords) {
-        const explained = shared / considered;
-        if (explained < rules.minExplained) score *= explained / rules.minExplained;
-      }
-      const c = { id, slug, score: round(score), named, anchored: strong.size > 0 || named > 0, shared };
-      // The curator said the category is not about this: a query that names it is about something
-      // else. Never an answer nor a candidate; the closest such category is what a decline explains.
-      if (outOfScope.has(slug)) {
-        if (refused === undefined || c.score > refused.score) refused = { slug, score: c.score, entries: outOfScope.get(slug)! };
-        continue;
-      }
-      keep(nearby, c);
-      if (rules.contextNeedsStrongerEvidence && shared <= 2 && strong.size === 0 && tally.described[id] === 0) continue;
-      // "best way to learn Go": one word its description or example questions happen to use ("what could go wrong") is no topic.
-      if (rules.oneWordNeedsName && distinct === 1 && strong.size === 0 && named === 0) continue;
-      keep(best, c);
+    return { touchedCount, total };
+  }
+
+  /** Category `id`'s score for the query (0 to 1, unrounded): its evidence against what points elsewhere or nowhere. */
+  function scoreOf (id: number, q: QueryTally): number {
+    const { intents, countries } = q.prepared;
+    const [evidence, own, shared] = [tally.evidence[id]!, tally.own[id]!, tally.shared[id]!];
+    const strong = q.strongById.get(id) ?? NONE;
+    // Strong evidence: a keyword, or everyday words worth at least two words unique to this category.
+    const perUnknown = strong.size > 0 || (shared > 1 && evidence >= 2 * rarest) ? rules.unknownWeightStrong : rules.unknownWeightWeak;
+    let intent = 0;
+    for (const s of intents) if (!keywords[id]!.all.has(s)) intent++;
+    // A short question that names a country the category is not bound to asks about that
+    // country's rules ("small claims court limit in Ontario" of a topic on England and Wales):
+    // as two intent words, since a place states what is asked as plainly as a price does, and
+    // the rest of such a question is the category's own words. A long request's places are
+    // most often background (where the asker moved from, an employer's country).
+    const bound = keywords[id]!.countries;
+    if (rules.placesBindCategories && bound.size > 0 && countries.length > 0 && q.considered < rules.longRequestWords && !countries.some((c) => bound.has(c))) {
+      intent += 2;
     }
-    const [first, second] = best;
-    const candidates = best.map(({ slug, score }) => Object.freeze({ slug, score }));
-    // What a decline names: the answerable candidates first, then the others the query shares words with.
-    const declineCandidates = [...candidates];
-    for (const { slug, score } of nearby) {
-      if (declineCandidates.length < rules.declineCandidates && !declineCandidates.some((d) => d.slug === slug)) {
-        declineCandidates.push(Object.freeze({ slug, score }));
-      }
+    // Long requests carry more context words: their weight grows with the square root of their
+    // number (unknown words always; in a long request, other categories' words too).
+    const others = q.hits.size - shared;
+    const elsewhere = rules.longRequestBackground && q.considered >= rules.longRequestWords && others > 1 ? (q.total - own) / Math.sqrt(others) : q.total - own;
+    const against =
+      elsewhere +
+      Math.sqrt(q.unknown) * perUnknown * rarest +
+      Math.sqrt(q.unnamed) * (strong.size > 0 ? rules.nameWeightNamed : rules.nameWeightUnnamed) * rarest +
+      intent * rules.intentWeight * rarest;
+    const score = evidence / (evidence + against);
+    // In a short query every word was chosen: when the category explains fewer than half of
+    // them, the others say what is asked ("svelte dresses for petite women"), and the score
+    // falls with the share it explains. A long request's background words are not held against it.
+    if (q.considered <= rules.shortQueryWords) {
+      const explained = shared / q.considered;
+      if (explained < rules.minExplained) return score * (explained / rules.minExplained);
     }
-    // One word that is, or was read as, an everyday word ("keys", "kyes"): too vague if it is the whole query.
-    const single = distinct === 1 && words.every((w) => w === words[0]);
-    const only = single ? hits.values().next().value : undefined;
-    // A word in capitals the curator writes so too ("STRIDE") is a name, not an everyday word.
-    const vague = single && capitals.length === 0 && (isEverydayWord(words[0]!) || (only?.spelling !== undefined && isEverydayWord(only.spelling)));
-    // The query names the leader and not the runner-up: a word of the leader's name, or one of its
-    // keywords, that the runner-up's own words (name, description, tags) do not use ("rust" in
-    // "write a web api in rust"). A word both describe themselves with ("security") names neither.
-    const byTopic =
-      first !== undefined &&
-      second !== undefined &&
-      !second.anchored &&
-      // In an exact tie (most often two categories that each explain every word, at 1) the leader
-      // needs its name and a keyword ("run my own email server" is Self-Hosted Email's, not a topic
-      // whose example questions use "run", "email" and "server"); "server setup" names nothing.
-      (first.score > second.score || (first.named > 0 && strongById.has(first.id))) &&
-      [...hits.values()].some((h) =>
-        (keywords[first.id]!.name.has(h.stem) || strongById.get(first.id)?.has(h.stem) === true) &&
-        !keywords[second.id]!.described.has(h.stem)
-      );
-    // A refusal matters to a decline only when the category it kept out led every candidate.
-    const scopeRefusal = refused !== undefined && (first === undefined || refused.score > first.score) ? Object.freeze(refused) : undefined;
-    return {
-      candidates,
-      declineCandidates: Object.freeze(declineCandidates),
-      byTopic,
-      vague,
-      leaderWords: first?.shared ?? 0,
-      ...(scopeRefusal === undefined ? {} : { scopeRefusal }),
-    };
+    return score;
   }
 
   return { rank, readWords, keywordStems, softPhraseHits, excluded, ownCapitals, remembered: () => corrections.size };
+}
+
+/** What scoring a category needs to know of the query once its hits are tallied. */
+interface QueryTally {
+  readonly prepared: PreparedQuery;
+  readonly hits: ReadonlyMap<string, Hit>;
+  readonly strongById: ReadonlyMap<number, ReadonlySet<string>>;
+  /** The hits' total weight. */
+  readonly total: number;
+  readonly unknown: number;
+  readonly unnamed: number;
+  /** The words that say something: filler slips aside. */
+  readonly considered: number;
+}
+
+type Ranked = MatchCandidate & { id: number; named: number; anchored: boolean; shared: number };
+
+/**
+ * Ties go to the category whose own name holds more of the query's words ("rust"), then to one
+ * the query holds a keyword of, then by slug.
+ */
+function before (a: Ranked, b: Ranked): number {
+  return b.score - a.score || b.named - a.named || Number(b.anchored) - Number(a.anchored) || (a.slug < b.slug ? -1 : 1);
+}
+
+/** Keeps `c` among the best `count` of `list` (in order): only the best few are ever used, kept in one pass rather than sorting every candidate. */
+function keepBest (list: Ranked[], c: Ranked, count: number): void {
+  if (list.length === count && before(c, list[count - 1]!) > 0) return;
+  let at = list.length;
+  while (at > 0 && before(c, list[at - 1]!) < 0) at--;
+  list.splice(at, 0, c);
+  if (list.length > count) list.pop();
+}
+
+/** What a decline names: the answerable candidates first, then the others the query shares words with, `count` at most. */
+function withNearby (candidates: readonly MatchCandidate[], nearby: readonly Ranked[], count: number): MatchCandidate[] {
+  const named = [...candidates];
+  for (const { slug, score } of nearby) {
+    if (named.length < count && !named.some((d) => d.slug === slug)) named.push(Object.freeze({ slug, score }));
+  }
+  return named;
+}
+
+/**
+ * The query names the leader and not the runner-up: a word of the leader's name, or one of its
+ * keywords, that the runner-up's own words (name, description, tags) do not use ("rust" in
+ * "write a web api in rust"). A word both describe themselves with ("security") names neither.
+ */
+function namesLeader (
+  first: Ranked | undefined,
+  second: Ranked | undefined,
+  hits: ReadonlyMap<string, Hit>,
+  strongById: ReadonlyMap<number, ReadonlySet<string>>,
+  keywords: readonly Keywords[]
+): boolean {
+  return (
+    first !== undefined &&
+    second !== undefined &&
+    !second.anchored &&
+    // In an exact tie (most often two categories that each explain every word, at 1) the leader
+    // needs its name and a keyword ("run my own email server" is Self-Hosted Email's, not a topic
+    // whose example questions use "run", "email" and "server"); "server setup" names nothing.
+    (first.score > second.score || (first.named > 0 && strongById.has(first.id))) &&
+    [...hits.values()].some((h) =>
+      (keywords[first.id]!.name.has(h.stem) || strongById.get(first.id)?.has(h.stem) === true) &&
+      !keywords[second.id]!.described.has(h.stem)
+    )
+  );
+}
+
+/** One word that is, or was read as, an everyday word ("keys", "kyes"): too vague if it is the whole query. */
+function isVague (words: readonly string[], distinct: number, hits: ReadonlyMap<string, Hit>, capitals: readonly string[]): boolean {
+  const single = distinct === 1 && words.every((w) => w === words[0]);
+  const only = single ? hits.values().next().value : undefined;
+  // A word in capitals the curator writes so too ("STRIDE") is a name, not an everyday word.
+  return single && capitals.length === 0 && (isEverydayWord(words[0]!) || (only?.spelling !== undefined && isEverydayWord(only.spelling)));
 }
 
 /** Whether the query's stems hold a not-about entry's (see excluded()). */
