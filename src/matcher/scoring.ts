@@ -84,61 +84,81 @@ const NO_EXCLUSIONS: ReadonlyMap<string, readonly string[]> = new Map();
  * are corrected against the registry's vocabulary.
  */
 export function createScorer (ix: MatcherIndex, rules: MatcherRules, spelling: () => SpellingIndex): Scorer {
-  const { slugs, terms, spellings, keywords, rarest } = ix;
+  return new RegistryScorer(ix, rules, spelling);
+}
+
+class RegistryScorer implements Scorer {
+  readonly #ix: MatcherIndex;
+  readonly #rules: MatcherRules;
+  readonly #spelling: () => SpellingIndex;
   // Scratch space for rank(), reused by every query (ranking is synchronous).
-  const size = slugs.length;
-  const tally = {
-    evidence: new Float64Array(size),
-    own: new Float64Array(size),
-    shared: new Int32Array(size),
-    named: new Int32Array(size),
-    described: new Int32Array(size),
-    touched: new Int32Array(size),
-    mark: new Uint32Array(size),
-    round: 1,
-  };
+  readonly #tally: Tally;
   // Misspelt and unknown words recur across queries; remembering what each resolved to spares the
   // same search. Bounded: emptied when full, so memory stays flat under any traffic.
-  const corrections = new BoundedMemo<string, Hit | null>(MAX_REMEMBERED_WORDS);
+  readonly #corrections = new BoundedMemo<string, Hit | null>(MAX_REMEMBERED_WORDS);
   // Who asks the query being ranked: rank runs start to end without yielding, so this is read
   // only while it runs. What one client's misspelling resolved to is never another's shortcut.
-  let asker = '';
-  const typo = (stem: string, edits: number, spelling: string): Hit => ({ stem, term: terms.get(stem)!, factor: 1 - rules.typoPenalty * edits, spelling });
+  #asker = '';
+
+  constructor (ix: MatcherIndex, rules: MatcherRules, spelling: () => SpellingIndex) {
+    this.#ix = ix;
+    this.#rules = rules;
+    this.#spelling = spelling;
+    const size = ix.slugs.length;
+    this.#tally = {
+      evidence: new Float64Array(size),
+      own: new Float64Array(size),
+      shared: new Int32Array(size),
+      named: new Int32Array(size),
+      described: new Int32Array(size),
+      touched: new Int32Array(size),
+      mark: new Uint32Array(size),
+      round: 1,
+    };
+  }
+
+  remembered (): number {
+    return this.#corrections.size;
+  }
+
+  #typo (stem: string, edits: number, spelling: string): Hit {
+    return { stem, term: this.#ix.terms.get(stem)!, factor: 1 - this.#rules.typoPenalty * edits, spelling };
+  }
 
   /** A registry word, exactly or (while `mayCorrect`) through a typo correction; `typo` says which was tried. */
-  function resolve (word: string, exact: string, mayCorrect: boolean): { hit: Hit | undefined; typo: boolean } {
-    const term = terms.get(exact);
+  #resolve (word: string, exact: string, mayCorrect: boolean): { hit: Hit | undefined; typo: boolean } {
+    const term = this.#ix.terms.get(exact);
     if (term !== undefined) return { hit: { stem: exact, term, factor: 1 }, typo: false };
     // A word longer than any registry word by more than two letters is no typo of one: not looked up.
     // Nor is an everyday English word: "remove" is no typo of "remote", "trust" none of "rust".
-    if (word.length < rules.minTypoLength || word.length > ix.longestWord + 2 || isEverydayWord(word)) return { hit: undefined, typo: false };
+    if (word.length < this.#rules.minTypoLength || word.length > this.#ix.longestWord + 2 || isEverydayWord(word)) return { hit: undefined, typo: false };
     // A four-letter word is read only as a swap of two neighbouring letters ("rsut"): two lookups
     // in a map, so it uses none of the query's budget of typo searches.
-    if (word.length < rules.minAnyTypoLength) return { hit: swapped(word), typo: false };
+    if (word.length < this.#rules.minAnyTypoLength) return { hit: this.#swapped(word), typo: false };
     if (!mayCorrect) return { hit: undefined, typo: false };
-    return { hit: corrections.get(`${asker}\u0000${word}`, () => correct(word) ?? null) ?? undefined, typo: true };
+    return { hit: this.#corrections.get(`${this.#asker}\u0000${word}`, () => this.#correct(word) ?? null) ?? undefined, typo: true };
   }
 
   /** The registry word a four-letter word is with two neighbouring letters swapped back, the first letter kept. */
-  function swapped (word: string): Hit | undefined {
+  #swapped (word: string): Hit | undefined {
     for (let i = 1; i < word.length - 1; i++) {
       const candidate = word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2);
-      const corrected = spellings.get(candidate);
-      if (corrected !== undefined) return typo(corrected, 1, candidate);
+      const corrected = this.#ix.spellings.get(candidate);
+      if (corrected !== undefined) return this.#typo(corrected, 1, candidate);
     }
     return undefined;
   }
 
   /** The registry word `word` is a typo of, if any. */
-  function correct (word: string): Hit | undefined {
+  #correct (word: string): Hit | undefined {
     // "bread" is not a typo of "dread": only words with the same first letter are candidates.
-    for (const { word: candidate, edits } of spelling().candidates(word, asker)) {
-      const corrected = spellings.get(candidate);
+    for (const { word: candidate, edits } of this.#spelling().candidates(word, this.#asker)) {
+      const corrected = this.#ix.spellings.get(candidate);
       if (corrected === undefined) continue;
       // A registry word with letters added at its end is another word, not a slip: "nodev",
       // "nostro" and "nostra" are not "node" and "nostr".
       if (word.length > candidate.length && word.startsWith(candidate)) continue;
-      return typo(corrected, edits, candidate);
+      return this.#typo(corrected, edits, candidate);
     }
     return undefined;
   }
@@ -149,7 +169,7 @@ export function createScorer (ix: MatcherIndex, rules: MatcherRules, spelling: (
    * pass over the query through the keyword index, so the cost follows the query, not the number
    * of categories.
    */
-  function keywordStems (sequence: readonly string[], capitals: readonly string[]): Map<number, Set<string>> {
+  keywordStems (sequence: readonly string[], capitals: readonly string[]): Map<number, Set<string>> {
     const found = new Map<number, Set<string>>();
     const add = (id: number, stems: readonly string[]) => {
       const set = found.get(id);
@@ -159,9 +179,9 @@ export function createScorer (ix: MatcherIndex, rules: MatcherRules, spelling: (
     let checks = 0;
     sequence.forEach((s, i) => {
       if (s === '') return;
-      for (const id of ix.single.get(s) ?? []) add(id, [s]);
-      if (capitals.includes(s)) for (const id of ix.acronyms.get(s) ?? []) add(id, [s]);
-      for (const { id, phrase } of ix.phraseStarts.get(s) ?? []) {
+      for (const id of this.#ix.single.get(s) ?? []) add(id, [s]);
+      if (capitals.includes(s)) for (const id of this.#ix.acronyms.get(s) ?? []) add(id, [s]);
+      for (const { id, phrase } of this.#ix.phraseStarts.get(s) ?? []) {
         if (++checks > MAX_PHRASE_CHECKS) return;
         if (i + phrase.length <= sequence.length && phrase.every((p, j) => sequence[i + j] === p)) add(id, phrase);
       }
@@ -176,16 +196,16 @@ export function createScorer (ix: MatcherIndex, rules: MatcherRules, spelling: (
    * for a school event" holds "school threat assessment"), so that words far apart in a long
    * request are not read as one phrase.
    */
-  function excluded (stems: readonly string[]): Map<string, string[]> {
+  excluded (stems: readonly string[]): Map<string, string[]> {
     const found = new Map<string, string[]>();
-    if (!rules.scopeEntries) return found;
+    if (!this.#rules.scopeEntries) return found;
     const inQuery = new Set(stems);
     const seen = new Set<string>();
     let checks = 0;
     stems.forEach((s) => {
       if (seen.has(s)) return;
       seen.add(s);
-      for (const { slug, phrase, entry } of ix.exclusions.get(s) ?? []) {
+      for (const { slug, phrase, entry } of this.#ix.exclusions.get(s) ?? []) {
         if (++checks > MAX_SCOPE_CHECKS) return;
         // An entry with a word the query lacks cannot hold: a few set lookups spare the window scan.
         if (!phrase.every((p) => inQuery.has(p))) continue;
@@ -201,11 +221,11 @@ export function createScorer (ix: MatcherIndex, rules: MatcherRules, spelling: (
    * to a topic the query names) or none, and the stems in query order ('' for none), for finding
    * keyword phrases. rank() and explain() both read a query through this.
    */
-  function readWords ({ words, stems }: PreparedQuery, capitals: readonly string[]): { read: (Hit | undefined)[]; sequence: string[] } {
+  readWords ({ words, stems }: PreparedQuery, capitals: readonly string[]): { read: (Hit | undefined)[]; sequence: string[] } {
     const read: (Hit | undefined)[] = [];
     let typos = 0;
     for (const [i, word] of words.entries()) {
-      const { hit, typo: tried } = resolve(word, stems[i]!, typos < rules.maxTypoLookups);
+      const { hit, typo: tried } = this.#resolve(word, stems[i]!, typos < this.#rules.maxTypoLookups);
       if (tried) typos++;
       read.push(hit);
     }
@@ -213,25 +233,25 @@ export function createScorer (ix: MatcherIndex, rules: MatcherRules, spelling: (
     // An everyday word a letter from a word of a topic the query names by a keyword or its name
     // is a slip for that word ("mcp sever", "pasword manger"): everyday words are otherwise
     // never corrected ("sever" alone is a word). Within the same budget of lookups.
-    if (!rules.slipsNextToTopic || typos >= rules.maxTypoLookups || !read.some((hit, i) => hit === undefined && isEverydayWord(words[i]!))) {
+    if (!this.#rules.slipsNextToTopic || typos >= this.#rules.maxTypoLookups || !read.some((hit, i) => hit === undefined && isEverydayWord(words[i]!))) {
       return { read, sequence };
     }
     const named = new Set<number>();
-    for (const id of keywordStems(sequence, capitals).keys()) named.add(id);
-    for (const hit of read) for (const id of hit?.term.ids ?? []) if (keywords[id]!.name.has(hit!.stem)) named.add(id);
+    for (const id of this.keywordStems(sequence, capitals).keys()) named.add(id);
+    for (const hit of read) for (const id of hit?.term.ids ?? []) if (this.#ix.keywords[id]!.name.has(hit!.stem)) named.add(id);
     if (named.size === 0) return { read, sequence };
     for (const [i, word] of words.entries()) {
-      if (typos >= rules.maxTypoLookups) break;
-      if (read[i] !== undefined || word.length < rules.minAnyTypoLength || !isEverydayWord(word)) continue;
+      if (typos >= this.#rules.maxTypoLookups) break;
+      if (read[i] !== undefined || word.length < this.#rules.minAnyTypoLength || !isEverydayWord(word)) continue;
       typos++;
-      for (const { word: candidate, edits } of spelling().candidates(word, asker)) {
+      for (const { word: candidate, edits } of this.#spelling().candidates(word, this.#asker)) {
         // One letter only: a word two letters from a topic's word is another word ("attached" is no "attacker").
         if (edits > 1) break;
-        const corrected = spellings.get(candidate);
+        const corrected = this.#ix.spellings.get(candidate);
         if (corrected === undefined || (word.length > candidate.length && word.startsWith(candidate))) continue;
-        const term = terms.get(corrected)!;
+        const term = this.#ix.terms.get(corrected)!;
         if (!term.ids.some((id) => named.has(id))) continue;
-        read[i] = typo(corrected, edits, candidate);
+        read[i] = this.#typo(corrected, edits, candidate);
         sequence[i] = corrected;
         break;
       }
@@ -240,11 +260,11 @@ export function createScorer (ix: MatcherIndex, rules: MatcherRules, spelling: (
   }
 
   /** Per stop word (stemmed) of a curator's phrase found whole in the query, the categories whose phrase it is. */
-  function softPhraseHits (sequence: readonly string[]): Map<string, Set<number>> {
+  softPhraseHits (sequence: readonly string[]): Map<string, Set<number>> {
     const found = new Map<string, Set<number>>();
     let checks = 0;
     sequence.forEach((s, i) => {
-      for (const { id, phrase, soft } of ix.softPhrases.get(s) ?? []) {
+      for (const { id, phrase, soft } of this.#ix.softPhrases.get(s) ?? []) {
         if (++checks > MAX_PHRASE_CHECKS) return;
         if (i + phrase.length > sequence.length || !phrase.every((p, j) => sequence[i + j] === p)) continue;
         for (const w of soft) found.set(w, (found.get(w) ?? new Set()).add(id));
@@ -253,8 +273,8 @@ export function createScorer (ix: MatcherIndex, rules: MatcherRules, spelling: (
     return found;
   }
 
-  function ownCapitals ({ capitals }: PreparedQuery): readonly string[] {
-    return capitals.length === 0 ? capitals : capitals.filter((c) => ix.acronyms.has(c));
+  ownCapitals ({ capitals }: PreparedQuery): readonly string[] {
+    return capitals.length === 0 ? capitals : capitals.filter((c) => this.#ix.acronyms.has(c));
   }
 
   /**
@@ -262,17 +282,20 @@ export function createScorer (ix: MatcherIndex, rules: MatcherRules, spelling: (
    * category's evidence tallied from the hits (an inverted index), each touched category scored,
    * and the best few kept; then what the decision needs to know about the leader.
    */
-  function rank (prepared: PreparedQuery, capitals: readonly string[], askedBy = ''): Ranking {
-    asker = askedBy;
-    const read = hitsOf(prepared, capitals);
+  rank (prepared: PreparedQuery, capitals: readonly string[], askedBy = ''): Ranking {
+    const [rules, tally] = [this.#rules, this.#tally];
+    this.#asker = askedBy;
+    const read = this.#hitsOf(prepared, capitals);
     // The words that say something: filler slips aside (counted before phrases' stop words are read as hits).
     const considered = read.hits.size + read.unknown + read.unnamed;
     // A keyword weighs as much against the other categories as it weighs for its own.
-    const strongById = keywordStems(read.sequence, capitals);
-    if (rules.stopWordsInPhrases && prepared.phraseWords.length > 0 && ix.softPhrases.size > 0) addSoftPhraseHits(prepared.phraseWords, read.hits, strongById);
-    const { touchedCount, total } = tallied(read.hits, strongById);
+    const strongById = this.keywordStems(read.sequence, capitals);
+    if (rules.stopWordsInPhrases && prepared.phraseWords.length > 0 && this.#ix.softPhrases.size > 0) {
+      this.#addSoftPhraseHits(prepared.phraseWords, read.hits, strongById);
+    }
+    const { touchedCount, total } = this.#tallied(read.hits, strongById);
     const query: QueryTally = { ...read, prepared, strongById, total, considered };
-    const outOfScope = ix.exclusions.size === 0 ? NO_EXCLUSIONS : excluded(prepared.stems);
+    const outOfScope = this.#ix.exclusions.size === 0 ? NO_EXCLUSIONS : this.excluded(prepared.stems);
     // "go go" is one word too.
     const distinct = new Set(prepared.stems).size;
     const best: Ranked[] = [];
@@ -282,11 +305,11 @@ export function createScorer (ix: MatcherIndex, rules: MatcherRules, spelling: (
     let refused: ScopeRefusal | undefined;
     for (let t = 0; t < touchedCount; t++) {
       const id = tally.touched[t]!;
-      const slug = slugs[id]!;
+      const slug = this.#ix.slugs[id]!;
       const strong = strongById.get(id) ?? NONE;
       const named = tally.named[id]!;
       const shared = tally.shared[id]!;
-      const c = { id, slug, score: round(scoreOf(id, query)), named, anchored: strong.size > 0 || named > 0, shared };
+      const c = { id, slug, score: round(this.#scoreOf(id, query)), named, anchored: strong.size > 0 || named > 0, shared };
       // The curator said the category is not about this: a query that names it is about something
       // else. Never an answer nor a candidate; the closest such category is what a decline explains.
       if (outOfScope.has(slug)) {
@@ -306,7 +329,7 @@ export function createScorer (ix: MatcherIndex, rules: MatcherRules, spelling: (
     return {
       candidates,
       declineCandidates: Object.freeze(withNearby(candidates, nearby, rules.declineCandidates)),
-      byTopic: namesLeader(first, second, read.hits, strongById, keywords),
+      byTopic: namesLeader(first, second, read.hits, strongById, this.#ix.keywords),
       vague: isVague(prepared.words, distinct, read.hits, capitals),
       leaderWords: first?.shared ?? 0,
       ...(scopeRefusal === undefined ? {} : { scopeRefusal }),
@@ -314,11 +337,11 @@ export function createScorer (ix: MatcherIndex, rules: MatcherRules, spelling: (
   }
 
   /** The query's words as registry words (the best reading of each stem), and how many say nothing the registry knows. */
-  function hitsOf (prepared: PreparedQuery, capitals: readonly string[]): { hits: Map<string, Hit>; unknown: number; unnamed: number; sequence: string[] } {
+  #hitsOf (prepared: PreparedQuery, capitals: readonly string[]): { hits: Map<string, Hit>; unknown: number; unnamed: number; sequence: string[] } {
     const hits = new Map<string, Hit>();
     let unknown = 0;
     let unnamed = 0;
-    const { read, sequence } = readWords(prepared, capitals);
+    const { read, sequence } = this.readWords(prepared, capitals);
     for (const [i, hit] of read.entries()) {
       if (hit === undefined) {
         // A misspelt filler word ("tutoriall", "explaned") is filler: it says nothing either way.
@@ -337,15 +360,15 @@ export function createScorer (ix: MatcherIndex, rules: MatcherRules, spelling: (
    * stop words count for that category as a keyword does ("day" tells a day hike from a
    * backpacking trip), and nowhere else. Read as extra hits under their own key.
    */
-  function addSoftPhraseHits (phraseWords: readonly string[], hits: Map<string, Hit>, strongById: Map<number, Set<string>>): void {
-    for (const [stem, ids] of softPhraseHits(phraseWords)) {
+  #addSoftPhraseHits (phraseWords: readonly string[], hits: Map<string, Hit>, strongById: Map<number, Set<string>>): void {
+    for (const [stem, ids] of this.softPhraseHits(phraseWords)) {
       const key = `~${stem}`;
       const list = [...ids];
       // Such a word names a category whose name's phrase holds it ("~day" of "Day hiking").
-      const flags = Uint8Array.from(list, (id) => (ix.namedSoft[id]!.has(key) ? TERM_NAMES : 0));
+      const flags = Uint8Array.from(list, (id) => (this.#ix.namedSoft[id]!.has(key) ? TERM_NAMES : 0));
       hits.set(key, {
         stem: key,
-        term: { weight: rarity(slugs.length, list.length), slugs: list.map((id) => slugs[id]!), ids: list, fields: list.map(() => 1), flags },
+        term: { weight: rarity(this.#ix.slugs.length, list.length), slugs: list.map((id) => this.#ix.slugs[id]!), ids: list, fields: list.map(() => 1), flags },
         factor: 1,
       });
       for (const id of list) {
@@ -363,7 +386,8 @@ export function createScorer (ix: MatcherIndex, rules: MatcherRules, spelling: (
    * touched: a category costs a few additions per query word it shares, whatever the size of the
    * registry. Returns how many categories were touched (tally.touched) and the hits' total weight.
    */
-  function tallied (hits: ReadonlyMap<string, Hit>, strongById: ReadonlyMap<number, ReadonlySet<string>>): { touchedCount: number; total: number } {
+  #tallied (hits: ReadonlyMap<string, Hit>, strongById: ReadonlyMap<number, ReadonlySet<string>>): { touchedCount: number; total: number } {
+    const [rules, tally] = [this.#rules, this.#tally];
     const strongAnywhere = strongById.size === 0 ? NONE : new Set([...strongById.values()].flatMap((set) => [...set]));
     let touchedCount = 0;
     let total = 0;
@@ -398,7 +422,8 @@ export function createScorer (ix: MatcherIndex, rules: MatcherRules, spelling: (
   }
 
   /** Category `id`'s score for the query (0 to 1, unrounded): its evidence against what points elsewhere or nowhere. */
-  function scoreOf (id: number, q: QueryTally): number {
+  #scoreOf (id: number, q: QueryTally): number {
+    const [rules, tally, { keywords, rarest }] = [this.#rules, this.#tally, this.#ix];
     const { intents, countries } = q.prepared;
     const [evidence, own, shared] = [tally.evidence[id]!, tally.own[id]!, tally.shared[id]!];
     const strong = q.strongById.get(id) ?? NONE;
@@ -434,8 +459,18 @@ export function createScorer (ix: MatcherIndex, rules: MatcherRules, spelling: (
     }
     return score;
   }
+}
 
-  return { rank, readWords, keywordStems, softPhraseHits, excluded, ownCapitals, remembered: () => corrections.size };
+/** Per category number, what the query's hits add up to; `touched` lists the categories touched this round (`mark` equal to `round`). */
+interface Tally {
+  readonly evidence: Float64Array;
+  readonly own: Float64Array;
+  readonly shared: Int32Array;
+  readonly named: Int32Array;
+  readonly described: Int32Array;
+  readonly touched: Int32Array;
+  readonly mark: Uint32Array;
+  round: number;
 }
 
 /** What scoring a category needs to know of the query once its hits are tallied. */
