@@ -52,7 +52,7 @@ M=[
  ('src/federation/fetch.ts',"if (size > limits.maxBytes) return tooBig();","",FETCH,'fetch: streamed size'),
  ('src/federation/fetch.ts',"if (next === undefined || next.origin !== start.origin || !peerUrlAllowed(next.href, limits.allowLoopbackHttp)) {","if (next === undefined) {",FETCH,'fetch: same-origin redirects'),
  ('src/federation/fetch.ts',"if (hops + 1 > limits.maxRedirects) {","if (false) {",FETCH,'fetch: redirect count'),
- ('src/matcher/index.ts',"if (limits !== undefined && Math.max(terms.size, spellings.size) > limits.words) throw","if (limits !== undefined && Math.max(terms.size, spellings.size) < 0 && Math.max(terms.size, spellings.size) > limits.words) throw",LIM,'index: distinct words'),
+ ('src/matcher/index.ts',"if (limits !== undefined && Math.max(terms.size, words.spellings.size) > limits.words) throw","if (limits !== undefined && Math.max(terms.size, words.spellings.size) < 0 && Math.max(terms.size, words.spellings.size) > limits.words) throw",LIM,'index: distinct words'),
  ('src/matcher/index.ts',"for (const list of index.values()) if (list.length > limits.phrasesPerWord) throw","for (const list of index.values()) if (list.length < 0 && list.length > limits.phrasesPerWord) throw",LIM,'index: phrases per word'),
  ('src/matcher/spelling.ts',"if (n > maxBucket) throw new SpellingBucketFull(","if (n < 0) throw new SpellingBucketFull(",LIM,'index: spelling bucket'),
  # provenance

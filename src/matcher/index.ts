@@ -188,8 +188,36 @@ function * readingOf (slug: string, c: Category, rules: MatcherRules, cache: Rea
 /** Reads one category, one step per text so that a category with hundreds of texts is read in pieces. */
 function * readCategorySteps (slug: string, c: Category, rules: MatcherRules): Generator<void, CategoryReading> {
   const titles = [slug.replace(/-/g, ' '), c.name].map(normalizeText);
-  const owned: { word: string; stem: string; weight: number; spelled: boolean }[] = [];
   const described = [slug.replace(/-/g, ' '), c.name, c.description, ...c.tags].join(' ');
+  const { owned, all } = yield * fieldWordsSteps(described, c, rules);
+  const { everyday, single, phrases, phraseOnly } = yield * keywordWordsSteps(c, rules, owned, all);
+  const name = new Set(contentWords(`${slug.replace(/-/g, ' ')} ${c.name}`).map(stem));
+  const acronyms = new Set(capitalizedEverydayWords(unfold([described, ...c.keywords].join(' '))));
+  const keywords: Keywords = {
+    name,
+    single,
+    phrases,
+    phraseOnly,
+    described: new Set(contentWords(described).map(stem)),
+    all,
+    acronyms,
+    countries: countriesOf(slug, c),
+  };
+  const soft = yield * softPhrasesSteps(slug, c);
+  const exclusions: { phrase: string[]; entry: string }[] = [];
+  for (const entry of c.notAbout ?? []) {
+    yield;
+    const phrase = contentWords(entry).map(stem);
+    if (phrase.length > 0) exclusions.push({ phrase, entry });
+  }
+  return { titles, owned, everyday, keywords, soft, exclusions };
+}
+
+type OwnedWord = CategoryReading['owned'][number];
+
+/** The words of the category's text fields, each with its field's weight, and every stem it uses (with what it explains: "near me", shows). */
+function * fieldWordsSteps (described: string, c: Category, rules: MatcherRules): Generator<void, { owned: OwnedWord[]; all: Set<string> }> {
+  const owned: OwnedWord[] = [];
   const sources = c.sources.map((s) => `${s.name} ${s.why}`);
   const all = new Set<string>();
   // Typos are corrected into these plain words only, never into keywords: jargon is typed by
@@ -218,6 +246,11 @@ function * readCategorySteps (slug: string, c: Category, rules: MatcherRules): G
     if (asksNearMe(text)) all.add(NEAR_ME);
     for (const phrase of showPhrasesOf(text)) all.add(phrase);
   }
+  return { owned, all };
+}
+
+/** The category's keywords read: one-word keywords and phrases (added to `owned` and `all`), and the everyday words typos may be corrected into. */
+function * keywordWordsSteps (c: Category, rules: MatcherRules, owned: OwnedWord[], all: Set<string>) {
   const keywordWords: string[][] = [];
   const everyday: { word: string; stem: string }[] = [];
   for (const keyword of c.keywords) {
@@ -245,14 +278,22 @@ function * readCategorySteps (slug: string, c: Category, rules: MatcherRules): G
     owned.push({ word: '', stem: s, weight: rules.describedWeight, spelled: false });
     all.add(s);
   }
-  const name = new Set(contentWords(`${slug.replace(/-/g, ' ')} ${c.name}`).map(stem));
-  const acronyms = new Set(capitalizedEverydayWords(unfold([described, ...c.keywords].join(' '))));
-  // A scope is stated early ("Private renting in England and Wales: ..."): only the first
-  // SCOPE_TEXT_LENGTH characters are read, so that a peer's megabyte-long description costs no more.
+  return { everyday, single, phrases, phraseOnly };
+}
+
+/**
+ * The countries the category is bound to. A scope is stated early ("Private renting in England
+ * and Wales: ..."): only the first SCOPE_TEXT_LENGTH characters are read, so that a peer's
+ * megabyte-long description costs no more.
+ */
+function countriesOf (slug: string, c: Category): Set<string> {
   const scopeTitles = [slug.replace(/-/g, ' '), c.name, ...c.tags].join(' . ').slice(0, SCOPE_TEXT_LENGTH);
   const scope = c.description.slice(0, SCOPE_TEXT_LENGTH);
-  const countries = new Set([...countriesIn(normalizeText(scopeTitles), unfold(scopeTitles), 'named'), ...countriesIn(normalizeText(scope), unfold(scope), 'scope')]);
-  const keywords: Keywords = { name, single, phrases, phraseOnly, described: new Set(contentWords(described).map(stem)), all, acronyms, countries };
+  return new Set([...countriesIn(normalizeText(scopeTitles), unfold(scopeTitles), 'named'), ...countriesIn(normalizeText(scope), unfold(scope), 'scope')]);
+}
+
+/** The category's names and keywords that hold a stop word, each once (see MatcherIndex.softPhrases). */
+function * softPhrasesSteps (slug: string, c: Category): Generator<void, CategoryReading['soft'][number][]> {
   const soft: { phrase: string[]; soft: string[]; named: boolean }[] = [];
   const seen = new Set<string>();
   for (const [text, named] of [[slug.replace(/-/g, ' '), true], [c.name, true], ...c.keywords.map((k): [string, boolean] => [k, false])] as const) {
@@ -262,13 +303,7 @@ function * readCategorySteps (slug: string, c: Category, rules: MatcherRules): G
     seen.add(phrase.phrase.join(' '));
     soft.push({ ...phrase, named });
   }
-  const exclusions: { phrase: string[]; entry: string }[] = [];
-  for (const entry of c.notAbout ?? []) {
-    yield;
-    const phrase = contentWords(entry).map(stem);
-    if (phrase.length > 0) exclusions.push({ phrase, entry });
-  }
-  return { titles, owned, everyday, keywords, soft, exclusions };
+  return soft;
 }
 
 /** Builds the index, one step per text so that a large registry is indexed in slices; refuses one beyond `limits`. */
@@ -280,13 +315,37 @@ export function * indexSteps (
 ): Generator<void, MatcherIndex> {
   const slugs = Object.keys(registry.categories).sort();
   const idOfSlug = new Map(slugs.map((slug, id) => [slug, id]));
-  // Per stem, per category number, the highest field weight it was written in.
+  const words = yield * wordsSteps(registry, slugs, rules, cache);
+  const terms = new Map<string, Term>();
+  for (const [s, perCategory] of words.owners) {
+    yield;
+    terms.set(s, termOf(s, [...perCategory].map(([id, field]) => ({ id, field })), words.keywords, slugs));
+  }
+  if (limits !== undefined && Math.max(terms.size, words.spellings.size) > limits.words) throw new IndexTooLarge(`more than ${limits.words} distinct words`);
+  const phrases = yield * phrasesSteps(slugs, words.keywords, words.read);
+  if (limits !== undefined) {
+    for (const [what, index] of [['keyword phrases', phrases.phraseStarts], ['not-about entries', phrases.exclusions], ['phrases with stop words', phrases.softPhrases]] as const) {
+      for (const list of index.values()) if (list.length > limits.phrasesPerWord) throw new IndexTooLarge(`more than ${limits.phrasesPerWord} ${what} starting with the same word`);
+    }
+  }
+  let longestWord = 0;
+  for (const w of words.spellings.keys()) longestWord = Math.max(longestWord, w.length);
+  const rarest = rarity(Math.max(slugs.length, 1), 1);
+  const { spellings, keywords, byTitle } = words;
+  return { registry, slugs, idOfSlug, terms, spellings, keywords, ...phrases, byTitle, longestWord, rarest };
+}
+
+/**
+ * Every category's words, read in turn: per stem, the highest field weight each category wrote it
+ * in; every spelling typos are corrected into; each category's keyword sets and titles. Only each
+ * category's phrases and entries are kept past its turn: its words are added to the
+ * registry-wide maps at once, so a large peer's copy never holds its words twice while indexed.
+ */
+function * wordsSteps (registry: Registry, slugs: readonly string[], rules: MatcherRules, cache: ReadingCache | undefined) {
   const owners = new Map<string, Map<number, number>>();
   const spellings = new Map<string, string>();
   const keywords: Keywords[] = [];
   const byTitle = new Map<string, number>();
-  // Only each category's phrases and entries are kept past its turn: its words are added to the
-  // registry-wide maps at once, so a large peer's copy never holds every word twice while indexed.
   const read: Pick<CategoryReading, 'soft' | 'exclusions'>[] = [];
   for (const [id, slug] of slugs.entries()) {
     yield;
@@ -302,13 +361,11 @@ export function * indexSteps (
     for (const { word, stem: s } of reading.everyday) if (!spellings.has(word)) spellings.set(word, s);
     keywords.push(reading.keywords);
   }
-  const terms = new Map<string, Term>();
-  for (const [s, perCategory] of owners) {
-    yield;
-    terms.set(s, termOf(s, [...perCategory].map(([id, field]) => ({ id, field })), keywords, slugs));
-  }
-  if (limits !== undefined && Math.max(terms.size, spellings.size) > limits.words) throw new IndexTooLarge(`more than ${limits.words} distinct words`);
+  return { owners, spellings, keywords, byTitle, read };
+}
 
+/** The phrase indexes, each by its first stem: keywords alone and in capitals, keyword phrases, phrases with stop words, not-about entries. */
+function * phrasesSteps (slugs: readonly string[], keywords: readonly Keywords[], read: readonly Pick<CategoryReading, 'soft' | 'exclusions'>[]) {
   const single = new Map<string, number[]>();
   const acronyms = new Map<string, number[]>();
   const phraseStarts = new Map<string, { id: number; phrase: readonly string[] }[]>();
@@ -334,29 +391,5 @@ export function * indexSteps (
     }
     for (const { phrase, entry } of read[id]!.exclusions) push(exclusions, phrase[0]!, { slug, phrase, entry });
   }
-  if (limits !== undefined) {
-    for (const [what, index] of [['keyword phrases', phraseStarts], ['not-about entries', exclusions], ['phrases with stop words', softPhrases]] as const) {
-      for (const list of index.values()) if (list.length > limits.phrasesPerWord) throw new IndexTooLarge(`more than ${limits.phrasesPerWord} ${what} starting with the same word`);
-    }
-  }
-  let longestWord = 0;
-  for (const w of spellings.keys()) longestWord = Math.max(longestWord, w.length);
-  const rarest = rarity(Math.max(slugs.length, 1), 1);
-  return {
-    registry,
-    slugs,
-    idOfSlug,
-    terms,
-    spellings,
-    keywords,
-    single,
-    acronyms,
-    phraseStarts,
-    exclusions,
-    softPhrases,
-    namedSoft,
-    byTitle,
-    longestWord,
-    rarest,
-  };
+  return { single, acronyms, phraseStarts, softPhrases, namedSoft, exclusions };
 }
