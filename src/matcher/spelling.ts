@@ -104,6 +104,15 @@ interface SharedBucket {
  * number of registries.
  */
 export function * sharedSpellingSteps (vocabularies: readonly Iterable<string>[]): Generator<void, SharedSpelling> {
+  const buckets = yield * bucketsSteps(vocabularies);
+  const memo = new BoundedMemo<string, ReadonlyMap<number, readonly Candidate[]>>(MAX_REMEMBERED);
+  const none: readonly Candidate[] = [];
+  const search = (word: string) => closestFirst(searchBuckets(buckets, vocabularies.length, word));
+  return { forVocabulary: (id) => ({ candidates: (word, asker = '') => memo.get(`${asker}\u0000${word}`, () => search(word)).get(id) ?? none }) };
+}
+
+/** The vocabularies' words by first letter and length, each once, with the vocabularies holding it and its place in each. */
+function * bucketsSteps (vocabularies: readonly Iterable<string>[]): Generator<void, Map<string, SharedBucket>> {
   const buckets = new Map<string, SharedBucket>();
   const where = new Map<string, { bucket: SharedBucket; i: number }>();
   for (const [id, vocabulary] of vocabularies.entries()) {
@@ -126,63 +135,67 @@ export function * sharedSpellingSteps (vocabularies: readonly Iterable<string>[]
       bucket.owners.push([{ id, pos: pos++ }]);
     }
   }
-  const memo = new BoundedMemo<string, ReadonlyMap<number, readonly Candidate[]>>(MAX_REMEMBERED);
-  const search = (word: string): ReadonlyMap<number, readonly Candidate[]> => {
-    const found = new Map<number, (Candidate & { pos: number })[]>();
-    if (word.length > MAX_SPELLING_LENGTH) return found;
-    const max = allowedEdits(word.length);
-    // Both budgets of a registry's own index, kept per registry: words compared, distances measured.
-    // No registry can have compared more words than the lookup has scanned, so the per-registry
-    // counts of words compared are kept only once it has scanned MAX_COMPARISONS (the first ones
-    // then counted at once): an ordinary lookup scans far fewer and pays nothing for them.
-    const compared = new Int32Array(vocabularies.length);
-    const measured = new Int32Array(vocabularies.length);
-    const early: (readonly { readonly id: number }[])[] = [];
-    let scanned = 0;
-    const scanning = (id: number) => scanned <= MAX_COMPARISONS || compared[id]! <= MAX_COMPARISONS;
-    for (let length = word.length - max; length <= word.length + max; length++) {
-      const bucket = buckets.get(`${word[0]}${length}`);
-      if (bucket === undefined) continue;
-      for (let i = 0; i < bucket.words.length; i++) {
-        const owners = bucket.owners[i]!;
-        if (++scanned <= MAX_COMPARISONS) early.push(owners);
-        else {
-          if (scanned === MAX_COMPARISONS + 1) for (const list of early) for (const o of list) compared[o.id]!++;
-          // Compared for the registries whose scan is not spent (as their own index would stop).
-          let any = false;
-          for (const o of owners) if (++compared[o.id]! <= MAX_COMPARISONS) any = true;
-          if (!any) continue;
-        }
-        const other = bucket.words[i]!;
-        if (!mayBeWithin(word, other, max)) continue;
-        // Measured only for registries whose budgets are not spent, and counted against each of them.
-        let active = 0;
-        for (const o of owners) if (scanning(o.id) && measured[o.id]! < MAX_DISTANCES) active++;
-        if (active === 0) continue;
-        const edits = editDistance(word, other, max);
-        for (const o of owners) {
-          if (!scanning(o.id) || measured[o.id]! >= MAX_DISTANCES) continue;
-          measured[o.id]!++;
-          if (edits > max) continue;
-          const list = found.get(o.id);
-          if (list === undefined) found.set(o.id, [{ word: other, edits, pos: o.pos }]);
-          else list.push({ word: other, edits, pos: o.pos });
-        }
+  return buckets;
+}
+
+/** Per vocabulary, the words within the edits allowed of `word` that its own index would have found, with their place in it. */
+function searchBuckets (buckets: ReadonlyMap<string, SharedBucket>, registries: number, word: string): Map<number, (Candidate & { pos: number })[]> {
+  const found = new Map<number, (Candidate & { pos: number })[]>();
+  if (word.length > MAX_SPELLING_LENGTH) return found;
+  const max = allowedEdits(word.length);
+  // Both budgets of a registry's own index, kept per registry: words compared, distances measured.
+  // No registry can have compared more words than the lookup has scanned, so the per-registry
+  // counts of words compared are kept only once it has scanned MAX_COMPARISONS (the first ones
+  // then counted at once): an ordinary lookup scans far fewer and pays nothing for them.
+  const compared = new Int32Array(registries);
+  const measured = new Int32Array(registries);
+  const early: (readonly { readonly id: number }[])[] = [];
+  let scanned = 0;
+  const scanning = (id: number) => scanned <= MAX_COMPARISONS || compared[id]! <= MAX_COMPARISONS;
+  for (let length = word.length - max; length <= word.length + max; length++) {
+    const bucket = buckets.get(`${word[0]}${length}`);
+    if (bucket === undefined) continue;
+    for (let i = 0; i < bucket.words.length; i++) {
+      const owners = bucket.owners[i]!;
+      if (++scanned <= MAX_COMPARISONS) early.push(owners);
+      else {
+        if (scanned === MAX_COMPARISONS + 1) for (const list of early) for (const o of list) compared[o.id]!++;
+        // Compared for the registries whose scan is not spent (as their own index would stop).
+        let any = false;
+        for (const o of owners) if (++compared[o.id]! <= MAX_COMPARISONS) any = true;
+        if (!any) continue;
+      }
+      const other = bucket.words[i]!;
+      if (!mayBeWithin(word, other, max)) continue;
+      // Measured only for registries whose budgets are not spent, and counted against each of them.
+      let active = 0;
+      for (const o of owners) if (scanning(o.id) && measured[o.id]! < MAX_DISTANCES) active++;
+      if (active === 0) continue;
+      const edits = editDistance(word, other, max);
+      for (const o of owners) {
+        if (!scanning(o.id) || measured[o.id]! >= MAX_DISTANCES) continue;
+        measured[o.id]!++;
+        if (edits > max) continue;
+        const list = found.get(o.id);
+        if (list === undefined) found.set(o.id, [{ word: other, edits, pos: o.pos }]);
+        else list.push({ word: other, edits, pos: o.pos });
       }
     }
-    const result = new Map<number, readonly Candidate[]>();
-    // Per registry, ordered as its own index orders them: by edits, then length, then its own word order.
-    for (const [id, list] of found) {
-      result.set(
-        id,
-        list
-          .sort((a, b) => a.edits - b.edits || a.word.length - b.word.length || a.pos - b.pos)
-          .slice(0, MAX_CANDIDATES)
-          .map(({ word, edits }) => ({ word, edits }))
-      );
-    }
-    return result;
-  };
-  const none: readonly Candidate[] = [];
-  return { forVocabulary: (id) => ({ candidates: (word, asker = '') => memo.get(`${asker}\u0000${word}`, () => search(word)).get(id) ?? none }) };
+  }
+  return found;
+}
+
+/** Per registry, its candidates ordered as its own index orders them: by edits, then length, then its own word order; the first MAX_CANDIDATES. */
+function closestFirst (found: ReadonlyMap<number, (Candidate & { pos: number })[]>): ReadonlyMap<number, readonly Candidate[]> {
+  const result = new Map<number, readonly Candidate[]>();
+  for (const [id, list] of found) {
+    result.set(
+      id,
+      list
+        .sort((a, b) => a.edits - b.edits || a.word.length - b.word.length || a.pos - b.pos)
+        .slice(0, MAX_CANDIDATES)
+        .map(({ word, edits }) => ({ word, edits }))
+    );
+  }
+  return result;
 }
