@@ -265,9 +265,13 @@ export class RedisDemandStore implements DemandStore {
       }
     }
     // Shown at today's k, whatever k revealed it: a k raised since (or another replica's lower k) shows nothing early.
-    const items: ShownItem[] = [...sums]
-      .filter(([, s]) => s.most >= this.#limits.minClients)
-      .map(([h, { asks, clients, firstDay, lastDay }]) => ({ key: texts.get(h)!, asks, clients, firstDay, lastDay }));
+    // In slices too: a full window is 75,000 of them.
+    const items: ShownItem[] = [];
+    let seen = 0;
+    for (const [h, { asks, clients, most, firstDay, lastDay }] of sums) {
+      if (++seen % 5_000 === 0) await letEventLoopRun();
+      if (most >= this.#limits.minClients) items.push({ key: texts.get(h)!, asks, clients, firstDay, lastDay });
+    }
     return { fromDay, toDay, totals, items };
   }
 
