@@ -51,6 +51,6 @@ const judgedCount = count((j) => j.consequence !== undefined);
 console.log(`\n== triage --accept-all on ${CATEGORIES.toLocaleString('en')} categories (${NEAR * 3} declined questions near ${NEAR} of them, ${answered.length * SHOWN.answered} answered questions)`);
 console.log(
   `${judged.length} suggestions in ${seconds.toFixed(1)} s: ${judgedCount} judged on the rebuilt registry ` +
-    `(${judgedCount > 0 ? ((seconds * 1000) / judgedCount).toFixed(0) : '-'} ms each, the rebuild most of it), ` +
+    `(${judgedCount > 0 ? ((seconds * 1000) / judgedCount).toFixed(0) : '-'} ms each), ` +
     `${count((j) => j.skipped === 'needs-curator')} not-about entries left to the curator unjudged, ${count((j) => j.skipped === undefined)} taken`
 );

@@ -157,7 +157,7 @@ export interface MatcherIndex {
  * registry many times with one category edited (triage judging suggestions) may keep readings
  * (see ReadingCache) and have only the edited category read again.
  */
-interface CategoryReading {
+export interface CategoryReading {
   /** Its slug and name, normalised: how a query names it. */
   readonly titles: readonly string[];
   /** Per word written, in order: its stem, its field weight, and whether typos are corrected into it. */
@@ -177,7 +177,7 @@ interface CategoryReading {
 export type ReadingCache = WeakMap<Category, { readonly slug: string; readonly rules: MatcherRules; readonly reading: CategoryReading }>;
 
 /** The category's reading: from `cache` when it was read with the same slug and rules, else read (and kept there). */
-function * readingOf (slug: string, c: Category, rules: MatcherRules, cache: ReadingCache | undefined): Generator<void, CategoryReading> {
+export function * readingOf (slug: string, c: Category, rules: MatcherRules, cache: ReadingCache | undefined): Generator<void, CategoryReading> {
   const kept = cache?.get(c);
   if (kept !== undefined && kept.slug === slug && kept.rules === rules) return kept.reading;
   const reading = yield * readCategorySteps(slug, c, rules);

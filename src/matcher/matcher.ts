@@ -7,7 +7,7 @@ import { declineCandidates } from './candidates.js';
 export { byWeight } from './candidates.js';
 import { decide, decideBeforeRanking, type MatchOutcome } from './decision.js';
 import { explainOutcome, type Explanation } from './explanation.js';
-import { IndexTooLarge, indexSteps, type IndexLimits, type ReadingCache } from './index.js';
+import { IndexTooLarge, indexSteps, type IndexLimits, type MatcherIndex, type ReadingCache } from './index.js';
 import { contentWords } from './normalize.js';
 import { prepareQuery, type PreparedQuery } from './query.js';
 import { RULES, type MatcherRules } from './rules.js';
@@ -64,6 +64,8 @@ export interface MatcherOptions {
   readonly meaning?: WordVectors | undefined;
   /** Categories' readings to reuse and keep (see ReadingCache): for a caller rebuilding one registry with one category edited, many times. */
   readonly readings?: ReadingCache;
+  /** The registry's index built already, with its vocabulary in indexSteps' order (EditableIndex): used as it is. */
+  readonly prebuilt?: { readonly index: MatcherIndex; readonly vocabulary: readonly string[] };
 }
 
 /** Builds the matcher for one registry, once. */
@@ -87,10 +89,11 @@ export function buildMatcherInSlices (
 function * matcherSteps (registry: Registry, defaultThreshold: number, options: MatcherOptions): Generator<void, Matcher> {
   const rules = options.rules ?? RULES;
   const { limits } = options;
-  const ix = yield * indexSteps(registry, rules, limits, options.readings);
+  const ix = options.prebuilt?.index ?? (yield * indexSteps(registry, rules, limits, options.readings));
   let own: SpellingIndex;
   try {
-    own = yield * editDistanceIndexSteps(ix.spellings.keys(), limits === undefined ? {} : { maxBucket: limits.wordsPerSpellingBucket });
+    const vocabulary = options.prebuilt?.vocabulary ?? ix.spellings.keys();
+    own = yield * editDistanceIndexSteps(vocabulary, limits === undefined ? {} : { maxBucket: limits.wordsPerSpellingBucket });
   } catch (err) {
     throw err instanceof SpellingBucketFull ? new IndexTooLarge(err.message) : err;
   }
