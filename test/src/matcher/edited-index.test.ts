@@ -55,3 +55,13 @@ t.test('an edit of more than example questions and not-about entries is indexed 
   t.equal(editable.with('bicycle-repair', { ...c, queryPatterns: ['wasps nest in my bike frame'] }), undefined, 'a word it wrote first ("tyres") dropped');
   t.equal(editable.with('no-such-topic', c), undefined, 'a slug it does not have');
 });
+
+t.test('a source\'s words changed: the words only it held leave the index, as indexing anew would leave them out', async (t) => {
+  const withSpokes = edit(registry, 'bicycle-repair', (c) => ({ ...c, sources: c.sources.map((s, i) => (i === 0 ? { ...s, why: 'Spokes and wheels, trued by hand.' } : s)) }));
+  const editable = EditableIndex.of(withSpokes, RULES, new WeakMap());
+  t.ok(editable.index.terms.has('spoke'), 'a word of a source is one of the category\'s words');
+  const back = edit(withSpokes, 'bicycle-repair', () => registry.categories['bicycle-repair']!);
+  const e = editable.with('bicycle-repair', back.categories['bicycle-repair']!)!;
+  t.equal(e.index.terms.get('spoke'), undefined);
+  t.same(termsOf({ ...e.index, registry: back }), termsOf(whole(back)));
+});
