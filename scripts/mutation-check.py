@@ -80,7 +80,7 @@ M=[
  ('src/demand/memory-store.ts',"if (clientsSeen(item) >= this.#limits.minClients) day.items.keep(item);","",DEMAND,'demand: shown items kept from eviction'),
  ('src/demand/space-saving.ts',"if (this.#entries.size - this.#kept.size >= this.capacity) {","if (this.#entries.size >= this.capacity) {",DEMAND,'demand: kept items beside the capacity'),
  ('src/demand/space-saving.ts',"if (this.#kept.size >= this.capacity || this.#entries.get(entry.key) !== entry) return false;","if (this.#entries.get(entry.key) !== entry) return false;",DEMAND,'demand: at most capacity kept'),
- ('src/demand/redis-store.ts',"s.most >= this.#limits.minClients","s.most >= 1",DEMAND,'demand: k in Redis'),
+ ('src/demand/redis-store.ts',"if (most >= this.#limits.minClients) items.push({ key: texts","if (most >= 1) items.push({ key: texts",DEMAND,'demand: k in Redis'),
  ('src/demand/redis-store.ts',"  if shown and not redis.call('ZSCORE', kept, h) and redis.call('ZCARD', kept) < cap then","  if false then",DEMAND,'demand: shown items kept in Redis'),
  ('src/demand/client-bucket.ts',"return bucketOf(this.#salt, clientKey(address, this.ipv6Prefix));","return bucketOf(this.#salt, address);",DEMAND,'demand: one client per network'),
  ('src/demand/client-bucket.ts',"return hash('sha256', `${salt}\\u0000${client}`, 'buffer')[0]! & (BUCKETS - 1);","return hash('sha256', client, 'buffer')[0]! & (BUCKETS - 1);",DEMAND,'demand: salted buckets'),

@@ -46,7 +46,7 @@ export function decideBeforeRanking (ix: MatcherIndex, prepared: PreparedQuery, 
   if (prepared.words.length === 0 && (prepared.phraseWords.length === 0 || !rules.stopWordsInPhrases)) return { kind: 'no-match', reason: 'empty-query', closest: null, threshold, candidates: NO_CANDIDATES };
   // An agent that re-asks with the slug a decline named (or the category's name) gets that
   // category: the decline told it to.
-  const asked = rules.slugOrNameAsks ? ix.byTitle.get(prepared.text) : undefined;
+  const asked = ix.byTitle.get(prepared.text);
   if (asked === undefined) return undefined;
   const slug = ix.slugs[asked]!;
   return { kind: 'match', slug, category: ix.registry.categories[slug] as Category, score: 1, runnerUp: null };

@@ -1,6 +1,6 @@
 import type { Category, Registry } from '../registry/types.js';
 import { capitalizedEverydayWords, contentWords, normalizeText, stem, unfold } from './normalize.js';
-import type { MatcherRules } from './rules.js';
+import { PROSE_WEIGHT, type MatcherRules } from './rules.js';
 import { FUNCTION_WORDS, SOFT_STOP_WORDS } from './stop-words.js';
 import { isEverydayWord } from './everyday-words.js';
 import { asksNearMe, NEAR_ME, showPhrasesOf } from './intent-words.js';
@@ -224,8 +224,8 @@ function * fieldWordsSteps (described: string, c: Category, rules: MatcherRules)
   // those who know it, and a near spelling of a keyword is more often another name ("postgres"
   // is no "postgrey", "substack" no "shostack").
   for (const [texts, weight] of [
-    [[described], rules.describedWeight],
-    [c.queryPatterns, rules.exampleWeight],
+    [[described], PROSE_WEIGHT],
+    [c.queryPatterns, PROSE_WEIGHT],
     [sources, rules.sourceWeight],
   ] as const) {
     // A field weighted 0 is not read at all (what the ablation does to a field).
@@ -266,7 +266,7 @@ function * keywordWordsSteps (c: Category, rules: MatcherRules, owned: OwnedWord
   for (const seq of keywordWords) {
     if (seq.length === 1) {
       single.add(seq[0]!);
-      owned.push({ word: '', stem: seq[0]!, weight: rules.describedWeight, spelled: false });
+      owned.push({ word: '', stem: seq[0]!, weight: PROSE_WEIGHT, spelled: false });
       all.add(seq[0]!);
     } else if (seq.length > 1) phrases.push(seq);
   }
@@ -275,7 +275,7 @@ function * keywordWordsSteps (c: Category, rules: MatcherRules, owned: OwnedWord
   const phraseOnly = new Set<string>();
   for (const seq of phrases) for (const s of seq) if (!all.has(s)) phraseOnly.add(s);
   for (const s of phraseOnly) {
-    owned.push({ word: '', stem: s, weight: rules.describedWeight, spelled: false });
+    owned.push({ word: '', stem: s, weight: PROSE_WEIGHT, spelled: false });
     all.add(s);
   }
   return { everyday, single, phrases, phraseOnly };

@@ -23,14 +23,11 @@ export interface MatcherRules {
    */
   readonly minMargin: number;
 
-  // Field weights: how much a word counts for a category, by where the curator wrote it.
+  // Field weights: how much a word counts for a category, by where the curator wrote it. A word of
+  // the category's own prose (name, slug, description, tags, example questions) counts 1.
   /** A curated keyword (a tool name, jargon) says more about the topic than a word of its prose. */
   readonly keywordWeight: number;
-  /** Words of the name, slug, description and tags: the words the category describes itself with. */
-  readonly describedWeight: number;
-  /** Words of the curator's example questions: how people ask, evidence beside stronger words. */
-  readonly exampleWeight: number;
-  /** Words of the sources' names and reasons: what the sources cover, evidence beside stronger words. */
+  /** Words of the sources' names and reasons: what the sources cover (0: not read, as the ablation does). */
   readonly sourceWeight: number;
 
   /**
@@ -43,7 +40,8 @@ export interface MatcherRules {
   /**
    * Weight of an unknown word that is no everyday English word (most often a product, place or
    * tool's name: a query naming a thing the registry does not know is likely about that thing),
-   * against a category the query names by a keyword, and against one it does not.
+   * against a category the query names by a keyword, and against one it does not. (One weight
+   * for both was measured in session 10: see docs/evaluation.md.)
    */
   readonly nameWeightNamed: number;
   readonly nameWeightUnnamed: number;
@@ -127,8 +125,6 @@ export interface MatcherRules {
   readonly slipsNextToTopic: boolean;
   /** The curator's not-about entries turn a query away from the category. */
   readonly scopeEntries: boolean;
-  /** Asking with a category's slug or exact name returns that category. */
-  readonly slugOrNameAsks: boolean;
   /**
    * A stop word inside a curator's phrase ("first aid", "day hiking", "Next.js") counts for the
    * category when the whole phrase is in the query: the curator chose that word.
@@ -153,12 +149,13 @@ export interface MatcherRules {
   readonly correctIntoKeywords: boolean;
 }
 
+/** What a word of a category's own prose counts: the unit the field weights are measured in, not a setting. */
+export const PROSE_WEIGHT = 1;
+
 export const RULES: MatcherRules = Object.freeze({
   threshold: 0.5,
   minMargin: 0.1,
   keywordWeight: 2,
-  describedWeight: 1,
-  exampleWeight: 1,
   sourceWeight: 1,
   unknownWeightWeak: 1.6,
   unknownWeightStrong: 0.5,
@@ -186,7 +183,6 @@ export const RULES: MatcherRules = Object.freeze({
   namedLeaderWins: true,
   slipsNextToTopic: true,
   scopeEntries: true,
-  slugOrNameAsks: true,
   stopWordsInPhrases: true,
   longRequestBackground: true,
   placesBindCategories: true,

@@ -371,6 +371,6 @@ t.test('kept category readings answer as a fresh build: after an edit, under ano
   const { 'rust-learning': moved, ...others } = registry.categories;
   const renamed: Registry = { ...registry, categories: { ...others, 'ferris-crab': moved! } };
   t.same(answers(buildMatcher(renamed, undefined, { readings })), answers(buildMatcher(renamed)), 'the same category under another slug is read again');
-  const rules = { ...RULES, exampleWeight: 0 };
+  const rules = { ...RULES, sourceWeight: 0 };
   t.same(answers(buildMatcher(registry, undefined, { readings, rules })), answers(buildMatcher(registry, undefined, { rules })), 'and with other rules');
 });
