@@ -2,7 +2,7 @@
  * npm run eval: match quality on the labelled queries (tune and held-out splits), every miss,
  * and the matcher's speed on the shipped registry and on a generated one of 1,000 categories.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { buildMatcher, RULES, RULE_SWITCHES, type Matcher, type MatcherRules } from '../src/matcher/matcher.js';
@@ -22,7 +22,9 @@ function readFolder (dir: string, name: string): { registry: Registry; queries: 
   const check = registryFromBytes(readFileSync(join(dir, name, 'registry.json')), rulesFromEnv());
   if (!check.ok) throw new Error(`${name}: ${check.problems.join('; ')}`);
   const { registry } = check;
-  const { queries } = JSON.parse(readFileSync(join(dir, name, 'queries.json'), 'utf8')) as { queries: LabelledQuery[] };
+  // One set (queries.json), or a month's traffic and a held-out set (traffic.json, held-out.json), pooled.
+  const sets = ['queries.json', 'traffic.json', 'held-out.json'].filter((f) => existsSync(join(dir, name, f)));
+  const queries = sets.flatMap((f) => (JSON.parse(readFileSync(join(dir, name, f), 'utf8')) as { queries: LabelledQuery[] }).queries);
   return { registry, queries };
 }
 // `npm run eval -- --registry FILE --queries FILE`: a curator scores a candidate registry on any
