@@ -38,6 +38,11 @@ export interface MatcherRules {
   /** The same when the category's evidence is strong (a keyword, or several words): the unknown words are context. */
   readonly unknownWeightStrong: number;
   /**
+   * Several words are strong evidence when at least this many of the query's words are the
+   * category's and together they weigh at least as much as this many of the registry's rarest.
+   */
+  readonly strongEvidenceWords: number;
+  /**
    * Weight of an unknown word that is no everyday English word (most often a product, place or
    * tool's name: a query naming a thing the registry does not know is likely about that thing),
    * against a category the query names by a keyword, and against one it does not. (One weight
@@ -52,6 +57,8 @@ export interface MatcherRules {
    * whatever else the query holds. Long requests carry enough topic words to outweigh it.
    */
   readonly intentWeight: number;
+  /** A country the category is not bound to counts as this many intent words (see `placesBindCategories`). */
+  readonly placeIntentWords: number;
   /**
    * In a query of at most `shortQueryWords` content words every word was chosen: a category that
    * explains less than `minExplained` of them sees its score scaled down by the share it explains
@@ -115,6 +122,8 @@ export interface MatcherRules {
    * one or two words found only in its example questions or sources happen by chance.
    */
   readonly contextNeedsStrongerEvidence: boolean;
+  /** How many such words happen by chance (see `contextNeedsStrongerEvidence`). */
+  readonly chanceWords: number;
   /** A query of one content word makes a topic only of a category it names (its name or a keyword). */
   readonly oneWordNeedsName: boolean;
   /** A query of one everyday word alone ("security", "keys") is too vague to answer. */
@@ -159,9 +168,11 @@ export const RULES: MatcherRules = Object.freeze({
   sourceWeight: 1,
   unknownWeightWeak: 1.6,
   unknownWeightStrong: 0.5,
+  strongEvidenceWords: 2,
   nameWeightNamed: 1,
   nameWeightUnnamed: 3,
   intentWeight: 6,
+  placeIntentWords: 2,
   shortQueryWords: 6,
   minExplained: 0.5,
   typoPenalty: 0.15,
@@ -177,6 +188,7 @@ export const RULES: MatcherRules = Object.freeze({
   nearestInMeaning: 3,
   meaningFloor: 0.65,
   candidateScoreFloor: 0.1,
+  chanceWords: 2,
   contextNeedsStrongerEvidence: true,
   oneWordNeedsName: true,
   oneEverydayWordIsVague: true,

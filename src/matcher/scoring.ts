@@ -317,7 +317,7 @@ class RegistryScorer implements Scorer {
         continue;
       }
       keepBest(nearby, c, rules.declineCandidates);
-      if (rules.contextNeedsStrongerEvidence && shared <= 2 && strong.size === 0 && tally.described[id] === 0) continue;
+      if (rules.contextNeedsStrongerEvidence && shared <= rules.chanceWords && strong.size === 0 && tally.described[id] === 0) continue;
       // "best way to learn Go": one word its description or example questions happen to use ("what could go wrong") is no topic.
       if (rules.oneWordNeedsName && distinct === 1 && strong.size === 0 && named === 0) continue;
       keepBest(best, c, rules.declineCandidates);
@@ -427,18 +427,19 @@ class RegistryScorer implements Scorer {
     const { intents, countries } = q.prepared;
     const [evidence, own, shared] = [tally.evidence[id]!, tally.own[id]!, tally.shared[id]!];
     const strong = q.strongById.get(id) ?? NONE;
-    // Strong evidence: a keyword, or everyday words worth at least two words unique to this category.
-    const perUnknown = strong.size > 0 || (shared > 1 && evidence >= 2 * rarest) ? rules.unknownWeightStrong : rules.unknownWeightWeak;
+    // Strong evidence: a keyword, or several everyday words worth as many of the registry's rarest (strongEvidenceWords).
+    const several = shared >= rules.strongEvidenceWords && evidence >= rules.strongEvidenceWords * rarest;
+    const perUnknown = strong.size > 0 || several ? rules.unknownWeightStrong : rules.unknownWeightWeak;
     let intent = 0;
     for (const s of intents) if (!keywords[id]!.all.has(s)) intent++;
     // A short question that names a country the category is not bound to asks about that
     // country's rules ("small claims court limit in Ontario" of a topic on England and Wales):
-    // as two intent words, since a place states what is asked as plainly as a price does, and
+    // as `placeIntentWords` intent words (two), since a place states what is asked as plainly as a price does, and
     // the rest of such a question is the category's own words. A long request's places are
     // most often background (where the asker moved from, an employer's country).
     const bound = keywords[id]!.countries;
     if (rules.placesBindCategories && bound.size > 0 && countries.length > 0 && q.considered < rules.longRequestWords && !countries.some((c) => bound.has(c))) {
-      intent += 2;
+      intent += rules.placeIntentWords;
     }
     // Long requests carry more context words: their weight grows with the square root of their
     // number (unknown words always; in a long request, other categories' words too).

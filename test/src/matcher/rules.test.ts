@@ -168,6 +168,17 @@ t.test('the sources a curator chose widen what the category knows; weighted 0 th
   t.notOk(matcherWith({ sourceWeight: 0 }).explain('stellarium night sky planning').forCategory.some((w) => w.word === 'stellarium'));
 });
 
+t.test("two words found only in a category's sources or example questions happen by chance: no topic, unless chance is set lower", async (t) => {
+  t.match(matcher.match('barista hustle'), { kind: 'no-match', reason: 'below-threshold' }, "a source's name alone");
+  t.match(matcherWith({ chanceWords: 0 }).match('barista hustle'), { kind: 'match', slug: 'home-coffee' });
+  t.match(matcherWith({ contextNeedsStrongerEvidence: false }).match('barista hustle'), { kind: 'match', slug: 'home-coffee' }, 'or the rule turned off');
+});
+
+t.test('several of a category\'s words make the unknown ones context; asking for more of them weighs an unknown word more', async (t) => {
+  t.match(matcher.match('andromeda galaxy tonight'), { kind: 'match', slug: 'amateur-astronomy', score: 0.8 });
+  t.match(matcherWith({ strongEvidenceWords: 3 }).match('andromeda galaxy tonight'), { kind: 'match', slug: 'amateur-astronomy', score: 0.556 });
+});
+
 t.test('every switch in RULES is a boolean the matcher reads (the ablation turns each off)', async (t) => {
   t.ok(RULE_SWITCHES.length >= 6);
   for (const name of RULE_SWITCHES) {
@@ -214,6 +225,8 @@ t.test('a category bound to a country is not the answer to a short question abou
   t.match(m.match('small claims court for a tenant who moved here from Ontario'), { kind: 'match', slug: 'small-claims' }, 'where the asker comes from');
   const off = buildMatcher(registry, RULES.threshold, { rules: { ...RULES, placesBindCategories: false } });
   t.match(off.match('small claims court limit in Ontario'), { kind: 'match', slug: 'small-claims' }, 'turned off');
+  const placeFree = buildMatcher(registry, RULES.threshold, { rules: { ...RULES, placeIntentWords: 0 } });
+  t.match(placeFree.match('small claims court limit in Ontario'), { kind: 'match', slug: 'small-claims' }, 'a place weighed as no intent word');
   const long =
     'My user works nights at a warehouse for a company based in Germany, shares a flat with two students, and lent a former flatmate six hundred pounds that was never repaid; she wants to know how the small claims court works.';
   t.match(m.match(long), { kind: 'match', slug: 'small-claims' }, "a long request's places are background");
