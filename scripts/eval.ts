@@ -214,15 +214,18 @@ function firstPassMicros (list: readonly string[], rounds = 7): number[] {
 }
 const adversarial = (JSON.parse(readFileSync(join(root, 'test/fixtures/queries-adversarial.json'), 'utf8')) as { queries: string[] }).queries;
 const labelled = [...queries, ...fresh].map((q) => q.query);
-// Adversarial queries spread evenly among the labelled ones.
+// Adversarial queries spread evenly among the labelled ones (any left over at the end).
 const step = Math.max(1, Math.floor(labelled.length / adversarial.length));
-const mixed = labelled.flatMap((q, i) => (i % step === 0 && i / step < adversarial.length ? [adversarial[i / step]!, q] : [q]));
-const timed = firstPassMicros(mixed);
-const costOf = new Map<string, number>();
-mixed.forEach((q, i) => costOf.set(q, timed[i]!));
-const normal = labelled.map((q) => costOf.get(q)!).sort((a, b) => a - b);
+const mixed: { query: string; adversarial: boolean }[] = [];
+labelled.forEach((query, i) => {
+  if (i % step === 0 && i / step < adversarial.length) mixed.push({ query: adversarial[i / step]!, adversarial: true });
+  mixed.push({ query, adversarial: false });
+});
+mixed.push(...adversarial.slice(mixed.length - labelled.length).map((query) => ({ query, adversarial: true })));
+const timed = firstPassMicros(mixed.map((m) => m.query));
+const normal = timed.filter((_, i) => !mixed[i]!.adversarial).sort((a, b) => a - b);
 const normalMedian = normal[Math.floor(normal.length / 2)]!;
-const costs = adversarial.map((q) => ({ q, us: costOf.get(q)! })).sort((a, b) => b.us - a.us);
+const costs = mixed.flatMap((m, i) => (m.adversarial ? [{ q: m.query, us: timed[i]! }] : [])).sort((a, b) => b.us - a.us);
 const worst = costs[0]!;
 console.log('\n== same cost for every query (test/fixtures/queries-adversarial.json)');
 console.log(
