@@ -86,6 +86,18 @@ if (registriesDir !== undefined) {
     console.log(`# ${folders.length} registries served as one: ${Object.keys(categories).length} categories, ${queriesTogether.length} queries (${new Date().toISOString().slice(0, 10)}, Node ${process.version})`);
     // A question off one curator's topics may be on another's: only the on-topic questions are measured.
     console.log(`on-topic questions: first answer ${pct2(r.firstAnswer)}, right within two calls ${pct2(r.withinTwoCalls)}`);
+    // `--same-topic FILE` ({"groups": [[id, ...], ...]}, ids as `<folder>-<slug>`): two curators'
+    // categories a judge found to be one topic (test/fixtures/registries/same-topic.json, judged
+    // from the cards alone) serve each other's questions, which of them a question "belongs" to
+    // being no fault of the matcher. Measured too, beside the strict figures above.
+    const sameTopicFile = option('same-topic');
+    if (sameTopicFile !== undefined) {
+      const groups = (JSON.parse(readFileSync(sameTopicFile, 'utf8')) as { groups: string[][] }).groups;
+      const groupOf = new Map(groups.flatMap((g, i) => g.map((id) => [id, i] as const)));
+      const sameTopic = (got: string, expected: string) => got === expected || (groupOf.has(got) && groupOf.get(got) === groupOf.get(expected));
+      const s = evaluateRegistry(buildMatcher(together, undefined, { meaning }), queriesTogether.filter((q) => q.expect !== null), sameTopic);
+      console.log(`the same, a category of the same topic (${groups.length} groups in ${sameTopicFile}) counted as right: first answer ${pct2(s.firstAnswer)}, right within two calls ${pct2(s.withinTwoCalls)}`);
+    }
     process.exit(0);
   }
   console.log(`# ${only} registries in ${registriesDir} (${new Date().toISOString().slice(0, 10)}, Node ${process.version})`);
