@@ -1,36 +1,18 @@
-import { BoundedMemo } from '../util/bounded-memo.js';
 import { isEverydayWord } from './everyday-words.js';
-import { rarity, TERM_DESCRIBES, TERM_NAMES, TERM_PHRASE_ONLY, type Keywords, type MatcherIndex, type Term } from './index.js';
+import { rarity, TERM_DESCRIBES, TERM_NAMES, TERM_PHRASE_ONLY, type Keywords, type MatcherIndex } from './index.js';
 import type { PreparedQuery } from './query.js';
+import { QueryReader, type Hit } from './reading.js';
 import type { MatcherRules } from './rules.js';
 import type { SpellingIndex } from './spelling.js';
 import { isStopWordSlip } from './stop-words.js';
 
-/** How many unknown words' corrections the matcher remembers. */
-export const MAX_REMEMBERED_WORDS = 10_000;
-
-/**
- * Per query and registry, whatever the registry holds: keyword phrases compared and not-about
- * entries tried. A real query meets a handful of each; past these, the rest are not looked at,
- * so a registry crafted with thousands of phrases sharing a first word makes no query dearer.
- */
-export const MAX_PHRASE_CHECKS = 1024;
-export const MAX_SCOPE_CHECKS = 256;
+export { MAX_PHRASE_CHECKS, MAX_REMEMBERED_WORDS, MAX_SCOPE_CHECKS, type Hit } from './reading.js';
 
 export interface MatchCandidate {
   readonly slug: string;
   readonly score: number;
   /** How near the category is to the query in meaning (0 to 1), where the semantic stage ran. */
   readonly similarity?: number;
-}
-
-export interface Hit {
-  readonly stem: string;
-  readonly term: Term;
-  /** 1 for an exact word, less for a corrected typo. */
-  readonly factor: number;
-  /** For a corrected typo, the registry word it was read as. */
-  readonly spelling?: string;
 }
 
 /** A category the query would have gone to but for the curator's not-about entries, which the query holds. */
@@ -87,23 +69,12 @@ export function createScorer (ix: MatcherIndex, rules: MatcherRules, spelling: (
   return new RegistryScorer(ix, rules, spelling);
 }
 
-class RegistryScorer implements Scorer {
-  readonly #ix: MatcherIndex;
-  readonly #rules: MatcherRules;
-  readonly #spelling: () => SpellingIndex;
+class RegistryScorer extends QueryReader implements Scorer {
   // Scratch space for rank(), reused by every query (ranking is synchronous).
   readonly #tally: Tally;
-  // Misspelt and unknown words recur across queries; remembering what each resolved to spares the
-  // same search. Bounded: emptied when full, so memory stays flat under any traffic.
-  readonly #corrections = new BoundedMemo<string, Hit | null>(MAX_REMEMBERED_WORDS);
-  // Who asks the query being ranked: rank runs start to end without yielding, so this is read
-  // only while it runs. What one client's misspelling resolved to is never another's shortcut.
-  #asker = '';
 
   constructor (ix: MatcherIndex, rules: MatcherRules, spelling: () => SpellingIndex) {
-    this.#ix = ix;
-    this.#rules = rules;
-    this.#spelling = spelling;
+    super(ix, rules, spelling);
     const size = ix.slugs.length;
     this.#tally = {
       evidence: new Float64Array(size),
@@ -117,185 +88,25 @@ class RegistryScorer implements Scorer {
     };
   }
 
-  remembered (): number {
-    return this.#corrections.size;
-  }
-
-  #typo (stem: string, edits: number, spelling: string): Hit {
-    return { stem, term: this.#ix.terms.get(stem)!, factor: 1 - this.#rules.typoPenalty * edits, spelling };
-  }
-
-  /** A registry word, exactly or (while `mayCorrect`) through a typo correction; `typo` says which was tried. */
-  #resolve (word: string, exact: string, mayCorrect: boolean): { hit: Hit | undefined; typo: boolean } {
-    const term = this.#ix.terms.get(exact);
-    if (term !== undefined) return { hit: { stem: exact, term, factor: 1 }, typo: false };
-    // A word longer than any registry word by more than two letters is no typo of one: not looked up.
-    // Nor is an everyday English word: "remove" is no typo of "remote", "trust" none of "rust".
-    if (word.length < this.#rules.minTypoLength || word.length > this.#ix.longestWord + 2 || isEverydayWord(word)) return { hit: undefined, typo: false };
-    // A four-letter word is read only as a swap of two neighbouring letters ("rsut"): two lookups
-    // in a map, so it uses none of the query's budget of typo searches.
-    if (word.length < this.#rules.minAnyTypoLength) return { hit: this.#swapped(word), typo: false };
-    if (!mayCorrect) return { hit: undefined, typo: false };
-    return { hit: this.#corrections.get(`${this.#asker}\u0000${word}`, () => this.#correct(word) ?? null) ?? undefined, typo: true };
-  }
-
-  /** The registry word a four-letter word is with two neighbouring letters swapped back, the first letter kept. */
-  #swapped (word: string): Hit | undefined {
-    for (let i = 1; i < word.length - 1; i++) {
-      const candidate = word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2);
-      const corrected = this.#ix.spellings.get(candidate);
-      if (corrected !== undefined) return this.#typo(corrected, 1, candidate);
-    }
-    return undefined;
-  }
-
-  /** The registry word `word` is a typo of, if any. */
-  #correct (word: string): Hit | undefined {
-    // "bread" is not a typo of "dread": only words with the same first letter are candidates.
-    for (const { word: candidate, edits } of this.#spelling().candidates(word, this.#asker)) {
-      const corrected = this.#ix.spellings.get(candidate);
-      if (corrected === undefined) continue;
-      // A registry word with letters added at its end is another word, not a slip: "nodev",
-      // "nostro" and "nostra" are not "node" and "nostr".
-      if (word.length > candidate.length && word.startsWith(candidate)) continue;
-      return this.#typo(corrected, edits, candidate);
-    }
-    return undefined;
-  }
-
-  /**
-   * Per category, the stems of `sequence` that are its keywords, alone or as part of a keyword
-   * phrase in a row, or an everyday word both the query and the category write in capitals. One
-   * pass over the query through the keyword index, so the cost follows the query, not the number
-   * of categories.
-   */
-  keywordStems (sequence: readonly string[], capitals: readonly string[]): Map<number, Set<string>> {
-    const found = new Map<number, Set<string>>();
-    const add = (id: number, stems: readonly string[]) => {
-      const set = found.get(id);
-      if (set === undefined) found.set(id, new Set(stems));
-      else stems.forEach((s) => set.add(s));
-    };
-    let checks = 0;
-    sequence.forEach((s, i) => {
-      if (s === '') return;
-      for (const id of this.#ix.single.get(s) ?? []) add(id, [s]);
-      if (capitals.includes(s)) for (const id of this.#ix.acronyms.get(s) ?? []) add(id, [s]);
-      for (const { id, phrase } of this.#ix.phraseStarts.get(s) ?? []) {
-        if (++checks > MAX_PHRASE_CHECKS) return;
-        if (i + phrase.length <= sequence.length && phrase.every((p, j) => sequence[i + j] === p)) add(id, phrase);
-      }
-    });
-    return found;
-  }
-
-  /**
-   * Per category, the not-about entries the query holds (stemmed). An entry of two words holds in a
-   * row, in its order ("rust game" is not "a game in rust"); an entry of three or more holds in any
-   * order within a run of the query's content words one longer than the entry ("threat assessment
-   * for a school event" holds "school threat assessment"), so that words far apart in a long
-   * request are not read as one phrase.
-   */
-  excluded (stems: readonly string[]): Map<string, string[]> {
-    const found = new Map<string, string[]>();
-    if (!this.#rules.scopeEntries) return found;
-    const inQuery = new Set(stems);
-    const seen = new Set<string>();
-    let checks = 0;
-    stems.forEach((s) => {
-      if (seen.has(s)) return;
-      seen.add(s);
-      for (const { slug, phrase, entry } of this.#ix.exclusions.get(s) ?? []) {
-        if (++checks > MAX_SCOPE_CHECKS) return;
-        // An entry with a word the query lacks cannot hold: a few set lookups spare the window scan.
-        if (!phrase.every((p) => inQuery.has(p))) continue;
-        // Each entry is indexed by its first stem, and each stem is looked at once: no entry twice.
-        if (holds(stems, phrase)) found.set(slug, [...(found.get(slug) ?? []), entry]);
-      }
-    });
-    return found;
-  }
-
-  /**
-   * Each word of a query as a registry word (exactly, through a typo correction, or as a slip next
-   * to a topic the query names) or none, and the stems in query order ('' for none), for finding
-   * keyword phrases. rank() and explain() both read a query through this.
-   */
-  readWords ({ words, stems }: PreparedQuery, capitals: readonly string[]): { read: (Hit | undefined)[]; sequence: string[] } {
-    const read: (Hit | undefined)[] = [];
-    let typos = 0;
-    for (const [i, word] of words.entries()) {
-      const { hit, typo: tried } = this.#resolve(word, stems[i]!, typos < this.#rules.maxTypoLookups);
-      if (tried) typos++;
-      read.push(hit);
-    }
-    const sequence = read.map((hit) => hit?.stem ?? '');
-    // An everyday word a letter from a word of a topic the query names by a keyword or its name
-    // is a slip for that word ("mcp sever", "pasword manger"): everyday words are otherwise
-    // never corrected ("sever" alone is a word). Within the same budget of lookups.
-    if (!this.#rules.slipsNextToTopic || typos >= this.#rules.maxTypoLookups || !read.some((hit, i) => hit === undefined && isEverydayWord(words[i]!))) {
-      return { read, sequence };
-    }
-    const named = new Set<number>();
-    for (const id of this.keywordStems(sequence, capitals).keys()) named.add(id);
-    for (const hit of read) for (const id of hit?.term.ids ?? []) if (this.#ix.keywords[id]!.name.has(hit!.stem)) named.add(id);
-    if (named.size === 0) return { read, sequence };
-    for (const [i, word] of words.entries()) {
-      if (typos >= this.#rules.maxTypoLookups) break;
-      if (read[i] !== undefined || word.length < this.#rules.minAnyTypoLength || !isEverydayWord(word)) continue;
-      typos++;
-      for (const { word: candidate, edits } of this.#spelling().candidates(word, this.#asker)) {
-        // One letter only: a word two letters from a topic's word is another word ("attached" is no "attacker").
-        if (edits > 1) break;
-        const corrected = this.#ix.spellings.get(candidate);
-        if (corrected === undefined || (word.length > candidate.length && word.startsWith(candidate))) continue;
-        const term = this.#ix.terms.get(corrected)!;
-        if (!term.ids.some((id) => named.has(id))) continue;
-        read[i] = this.#typo(corrected, edits, candidate);
-        sequence[i] = corrected;
-        break;
-      }
-    }
-    return { read, sequence };
-  }
-
-  /** Per stop word (stemmed) of a curator's phrase found whole in the query, the categories whose phrase it is. */
-  softPhraseHits (sequence: readonly string[]): Map<string, Set<number>> {
-    const found = new Map<string, Set<number>>();
-    let checks = 0;
-    sequence.forEach((s, i) => {
-      for (const { id, phrase, soft } of this.#ix.softPhrases.get(s) ?? []) {
-        if (++checks > MAX_PHRASE_CHECKS) return;
-        if (i + phrase.length > sequence.length || !phrase.every((p, j) => sequence[i + j] === p)) continue;
-        for (const w of soft) found.set(w, (found.get(w) ?? new Set()).add(id));
-      }
-    });
-    return found;
-  }
-
-  ownCapitals ({ capitals }: PreparedQuery): readonly string[] {
-    return capitals.length === 0 ? capitals : capitals.filter((c) => this.#ix.acronyms.has(c));
-  }
-
   /**
    * The query read in steps: its words as registry words (hits), the keywords it holds, each
    * category's evidence tallied from the hits (an inverted index), each touched category scored,
    * and the best few kept; then what the decision needs to know about the leader.
    */
   rank (prepared: PreparedQuery, capitals: readonly string[], askedBy = ''): Ranking {
-    const [rules, tally] = [this.#rules, this.#tally];
-    this.#asker = askedBy;
+    const [rules, tally] = [this.rules, this.#tally];
+    this.asker = askedBy;
     const read = this.#hitsOf(prepared, capitals);
     // The words that say something: filler slips aside (counted before phrases' stop words are read as hits).
     const considered = read.hits.size + read.unknown + read.unnamed;
     // A keyword weighs as much against the other categories as it weighs for its own.
     const strongById = this.keywordStems(read.sequence, capitals);
-    if (rules.stopWordsInPhrases && prepared.phraseWords.length > 0 && this.#ix.softPhrases.size > 0) {
+    if (rules.stopWordsInPhrases && prepared.phraseWords.length > 0 && this.ix.softPhrases.size > 0) {
       this.#addSoftPhraseHits(prepared.phraseWords, read.hits, strongById);
     }
     const { touchedCount, total } = this.#tallied(read.hits, strongById);
     const query: QueryTally = { ...read, prepared, strongById, total, considered };
-    const outOfScope = this.#ix.exclusions.size === 0 ? NO_EXCLUSIONS : this.excluded(prepared.stems);
+    const outOfScope = this.ix.exclusions.size === 0 ? NO_EXCLUSIONS : this.excluded(prepared.stems);
     // "go go" is one word too.
     const distinct = new Set(prepared.stems).size;
     const best: Ranked[] = [];
@@ -305,7 +116,7 @@ class RegistryScorer implements Scorer {
     let refused: ScopeRefusal | undefined;
     for (let t = 0; t < touchedCount; t++) {
       const id = tally.touched[t]!;
-      const slug = this.#ix.slugs[id]!;
+      const slug = this.ix.slugs[id]!;
       const strong = strongById.get(id) ?? NONE;
       const named = tally.named[id]!;
       const shared = tally.shared[id]!;
@@ -329,7 +140,7 @@ class RegistryScorer implements Scorer {
     return {
       candidates,
       declineCandidates: Object.freeze(withNearby(candidates, nearby, rules.declineCandidates)),
-      byTopic: namesLeader(first, second, read.hits, strongById, this.#ix.keywords),
+      byTopic: namesLeader(first, second, read.hits, strongById, this.ix.keywords),
       vague: isVague(prepared.words, distinct, read.hits, capitals),
       leaderWords: first?.shared ?? 0,
       ...(scopeRefusal === undefined ? {} : { scopeRefusal }),
@@ -365,10 +176,10 @@ class RegistryScorer implements Scorer {
       const key = `~${stem}`;
       const list = [...ids];
       // Such a word names a category whose name's phrase holds it ("~day" of "Day hiking").
-      const flags = Uint8Array.from(list, (id) => (this.#ix.namedSoft[id]!.has(key) ? TERM_NAMES : 0));
+      const flags = Uint8Array.from(list, (id) => (this.ix.namedSoft[id]!.has(key) ? TERM_NAMES : 0));
       hits.set(key, {
         stem: key,
-        term: { weight: rarity(this.#ix.slugs.length, list.length), slugs: list.map((id) => this.#ix.slugs[id]!), ids: list, fields: list.map(() => 1), flags },
+        term: { weight: rarity(this.ix.slugs.length, list.length), slugs: list.map((id) => this.ix.slugs[id]!), ids: list, fields: list.map(() => 1), flags },
         factor: 1,
       });
       for (const id of list) {
@@ -387,7 +198,7 @@ class RegistryScorer implements Scorer {
    * registry. Returns how many categories were touched (tally.touched) and the hits' total weight.
    */
   #tallied (hits: ReadonlyMap<string, Hit>, strongById: ReadonlyMap<number, ReadonlySet<string>>): { touchedCount: number; total: number } {
-    const [rules, tally] = [this.#rules, this.#tally];
+    const [rules, tally] = [this.rules, this.#tally];
     const strongAnywhere = strongById.size === 0 ? NONE : new Set([...strongById.values()].flatMap((set) => [...set]));
     let touchedCount = 0;
     let total = 0;
@@ -423,7 +234,7 @@ class RegistryScorer implements Scorer {
 
   /** Category `id`'s score for the query (0 to 1, unrounded): its evidence against what points elsewhere or nowhere. */
   #scoreOf (id: number, q: QueryTally): number {
-    const [rules, tally, { keywords, rarest }] = [this.#rules, this.#tally, this.#ix];
+    const [rules, tally, { keywords, rarest }] = [this.rules, this.#tally, this.ix];
     const { intents, countries } = q.prepared;
     const [evidence, own, shared] = [tally.evidence[id]!, tally.own[id]!, tally.shared[id]!];
     const strong = q.strongById.get(id) ?? NONE;
@@ -548,17 +359,6 @@ function isVague (words: readonly string[], distinct: number, hits: ReadonlyMap<
   const only = single ? hits.values().next().value : undefined;
   // A word in capitals the curator writes so too ("STRIDE") is a name, not an everyday word.
   return single && capitals.length === 0 && (isEverydayWord(words[0]!) || (only?.spelling !== undefined && isEverydayWord(only.spelling)));
-}
-
-/** Whether the query's stems hold a not-about entry's (see excluded()). */
-function holds (stems: readonly string[], phrase: readonly string[]): boolean {
-  if (phrase.length < 3) return stems.some((_, i) => phrase.every((p, j) => stems[i + j] === p));
-  const span = Math.min(phrase.length + 1, stems.length);
-  for (let start = 0; start + span <= stems.length; start++) {
-    const run = stems.slice(start, start + span);
-    if (phrase.every((p) => run.includes(p))) return true;
-  }
-  return false;
 }
 
 /** An unknown word that is no everyday word, of letters: a name, as far as the matcher can tell. */
