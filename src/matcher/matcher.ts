@@ -26,9 +26,6 @@ export type { Explanation } from './explanation.js';
 
 export const DEFAULT_THRESHOLD = RULES.threshold;
 export const MIN_MARGIN = RULES.minMargin;
-export const BROAD_EVIDENCE_WORDS = RULES.broadEvidenceWords;
-export const BROAD_EVIDENCE_DISCOUNT = RULES.broadEvidenceDiscount;
-export const MAX_TYPO_LOOKUPS = RULES.maxTypoLookups;
 
 /** How many rankings (by normalised query) the matcher remembers. */
 export const MAX_REMEMBERED_RANKINGS = 5_000;

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { BROAD_EVIDENCE_DISCOUNT, BROAD_EVIDENCE_WORDS, DEFAULT_THRESHOLD, MAX_REMEMBERED_RANKINGS, MAX_REMEMBERED_WORDS, MIN_MARGIN, RULES, buildMatcher } from '../../../src/matcher/matcher.js';
+import { DEFAULT_THRESHOLD, MAX_REMEMBERED_RANKINGS, MAX_REMEMBERED_WORDS, MIN_MARGIN, RULES, buildMatcher } from '../../../src/matcher/matcher.js';
 import { contentWords, normalizeText, stem } from '../../../src/matcher/normalize.js';
 import { prepareQuery } from '../../../src/matcher/query.js';
 
@@ -208,7 +208,7 @@ t.test('a win by less than MIN_MARGIN is no match, unless the query names the le
   t.match(m.match('soil compost seedlings'), { kind: 'match', slug: 'gardening' }, 'a clear lead: that one');
 });
 
-t.test(`a topic that ${BROAD_EVIDENCE_WORDS} or more of the query's words point to needs ${BROAD_EVIDENCE_DISCOUNT} less than the threshold; fewer words need all of it`, async (t) => {
+t.test(`a topic that ${RULES.broadEvidenceWords} or more of the query's words point to needs ${RULES.broadEvidenceDiscount} less than the threshold; fewer words need all of it`, async (t) => {
   const base = registry.categories['rust-learning']!;
   const data = {
     ...structuredClone(registry),
@@ -226,11 +226,11 @@ t.test(`a topic that ${BROAD_EVIDENCE_WORDS} or more of the query's words point 
   const four = 'soil compost seedlings mulch for a yard that looks awful';
   const three = 'soil compost seedlings for a yard that looks awful';
   const at = (query: string, threshold: number) => m.match(query, Math.round(threshold * 1000) / 1000);
-  t.match(at(four, score(four) + BROAD_EVIDENCE_DISCOUNT / 2), { kind: 'match', slug: 'gardening' }, 'four words: under the threshold, within the discount');
-  t.match(at(four, score(four) + BROAD_EVIDENCE_DISCOUNT * 1.5), { kind: 'no-match', reason: 'below-threshold' }, 'four words: past the discount');
-  const short = at(three, score(three) + BROAD_EVIDENCE_DISCOUNT / 2);
+  t.match(at(four, score(four) + RULES.broadEvidenceDiscount / 2), { kind: 'match', slug: 'gardening' }, 'four words: under the threshold, within the discount');
+  t.match(at(four, score(four) + RULES.broadEvidenceDiscount * 1.5), { kind: 'no-match', reason: 'below-threshold' }, 'four words: past the discount');
+  const short = at(three, score(three) + RULES.broadEvidenceDiscount / 2);
   t.match(short, { kind: 'no-match', reason: 'below-threshold' }, 'three words: the whole threshold');
-  t.equal(short.kind === 'no-match' && short.threshold, Math.round((score(three) + BROAD_EVIDENCE_DISCOUNT / 2) * 1000) / 1000, 'and it says which threshold applied');
+  t.equal(short.kind === 'no-match' && short.threshold, Math.round((score(three) + RULES.broadEvidenceDiscount / 2) * 1000) / 1000, 'and it says which threshold applied');
 });
 
 t.test('an everyday word a letter from a word of the topic the query names is read as that word; alone, or with no topic named, it is itself', async (t) => {
