@@ -82,7 +82,9 @@ if (registriesDir !== undefined) {
     for (const { name, registry } of sets) for (const [slug, c] of Object.entries(registry.categories)) categories[`${name}-${slug}`] = c;
     const together: Registry = { ...sets[0]!.registry, categories };
     const queriesTogether = sets.flatMap(({ name, queries }) => queries.map((q) => ({ ...q, expect: q.expect === null ? null : `${name}-${q.expect}` })));
-    const r = evaluateRegistry(buildMatcher(together, undefined, { meaning }), queriesTogether.filter((q) => q.expect !== null));
+    const network = buildMatcher(together, undefined, { meaning });
+    const onTopicTogether = queriesTogether.filter((q) => q.expect !== null);
+    const r = evaluateRegistry(network, onTopicTogether);
     console.log(`# ${folders.length} registries served as one: ${Object.keys(categories).length} categories, ${queriesTogether.length} queries (${new Date().toISOString().slice(0, 10)}, Node ${process.version})`);
     // A question off one curator's topics may be on another's: only the on-topic questions are measured.
     console.log(`on-topic questions: first answer ${pct2(r.firstAnswer)}, right within two calls ${pct2(r.withinTwoCalls)}`);
@@ -95,7 +97,7 @@ if (registriesDir !== undefined) {
       const groups = (JSON.parse(readFileSync(sameTopicFile, 'utf8')) as { groups: string[][] }).groups;
       const groupOf = new Map(groups.flatMap((g, i) => g.map((id) => [id, i] as const)));
       const sameTopic = (got: string, expected: string) => got === expected || (groupOf.has(got) && groupOf.get(got) === groupOf.get(expected));
-      const s = evaluateRegistry(buildMatcher(together, undefined, { meaning }), queriesTogether.filter((q) => q.expect !== null), sameTopic);
+      const s = evaluateRegistry(network, onTopicTogether, sameTopic);
       console.log(`the same, a category of the same topic (${groups.length} groups in ${sameTopicFile}) counted as right: first answer ${pct2(s.firstAnswer)}, right within two calls ${pct2(s.withinTwoCalls)}`);
     }
     process.exit(0);
