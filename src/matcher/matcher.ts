@@ -15,8 +15,9 @@ import { createScorer, type MatchCandidate, type Ranking } from './scoring.js';
 import { editDistanceIndexSteps, SpellingBucketFull, type SpellingIndex } from './spelling.js';
 
 // The matcher in small files: index.ts (what a registry gives it), query.ts (a query normalised),
-// reading.ts (its words as the registry's words), scoring.ts (categories ranked), decision.ts (answer or decline), explanation.ts (why, for
-// curators), rules.ts (every weight and rule). This file puts them together.
+// reading.ts (its words as the registry's words), scoring.ts (categories ranked), decision.ts
+// (answer or decline), explanation.ts (why, for curators), rules.ts (every weight and rule). This
+// file puts them together.
 export { IndexTooLarge, PEER_INDEX_LIMITS, type IndexLimits, type ReadingCache } from './index.js';
 export { MAX_CONTENT_WORDS, MAX_NORMALIZED_LENGTH, prepareQuery, type PreparedQuery } from './query.js';
 export { RULES, RULE_SWITCHES, type MatcherRules } from './rules.js';

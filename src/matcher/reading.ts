@@ -5,12 +5,6 @@ import type { PreparedQuery } from './query.js';
 import type { MatcherRules } from './rules.js';
 import type { SpellingIndex } from './spelling.js';
 
-/**
- * A query read as this registry's words: each word exactly, through a typo correction, or as a
- * slip next to a topic the query names; the keywords and curators' phrases it holds; the
- * not-about entries it meets. What the scorer (scoring.ts) ranks and explain() shows.
- */
-
 /** How many unknown words' corrections the matcher remembers. */
 export const MAX_REMEMBERED_WORDS = 10_000;
 
@@ -31,6 +25,11 @@ export interface Hit {
   readonly spelling?: string;
 }
 
+/**
+ * A query read as this registry's words: each word exactly, through a typo correction, or as a
+ * slip next to a topic the query names; the keywords and curators' phrases it holds; the
+ * not-about entries it meets. What the scorer (scoring.ts) ranks and explain() shows.
+ */
 export class QueryReader {
   protected readonly ix: MatcherIndex;
   protected readonly rules: MatcherRules;
